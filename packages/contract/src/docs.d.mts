@@ -1,0 +1,2 @@
+/** The API reference page (Redoc and the bundled spec inlined; needs no network). */
+export declare function renderDocsHtml(): string;

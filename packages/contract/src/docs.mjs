@@ -1,0 +1,33 @@
+// Renders the API reference page: Redoc's standalone bundle and the bundled spec, both inlined, so
+// the page needs no network. Plain JS (with docs.d.mts) so that scripts/docs.mjs can run it without
+// a TypeScript loader; the service imports the same function to serve /docs.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** @returns {string} the HTML page */
+export function renderDocsHtml() {
+  const spec = readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8');
+  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  const title = JSON.parse(spec).info.title;
+  // `</script>` inside the inlined JSON would end the script element early.
+  const safeSpec = spec.replace(/<\//g, '<\\/');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <style>body { margin: 0; padding: 0; }</style>
+</head>
+<body>
+  <div id="redoc"></div>
+  <script>${redoc}</script>
+  <script>
+    Redoc.init(${safeSpec}, { hideDownloadButton: false, expandResponses: '200,201', jsonSampleExpandLevel: 3 }, document.getElementById('redoc'));
+  </script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,10 @@
+// The public face of @invoice-api/contract: every API type and table other packages may use.
+export type { paths, operations, components } from '../generated/schema.js';
+export { operationTable, searchRules } from '../generated/operations.js';
+export type { OperationId } from '../generated/operations.js';
+export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
+export { bundledSpecPath, bundledSpecYamlPath, loadSpec } from './spec.js';
+export type { OpenApiDocument } from './spec.js';
+export type * from './schemas.js';
+export { decimalPlaces, numberFormats } from './formats.js';
+export type { NumberFormat } from './formats.js';

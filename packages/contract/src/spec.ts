@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the bundled single-file spec (JSON), as `pnpm generate` wrote it. */
+export const bundledSpecPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
+
+/** Absolute path of the same spec as YAML, for tools that prefer it (Prism). */
+export const bundledSpecYamlPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
+
+/** The parts of an OpenAPI document this project reads at run time. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The bundled spec, parsed once per process. */
+export function loadSpec(): OpenApiDocument {
+  cached ??= JSON.parse(readFileSync(bundledSpecPath, 'utf8')) as OpenApiDocument;
+  return cached;
+}

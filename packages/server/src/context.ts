@@ -1,0 +1,21 @@
+// What every operation handler receives besides its validated request: who calls, and the tools
+// to answer. Built per request by the HTTP layer (http/), consumed by operations/.
+import type { Logger } from 'pino';
+import type { Database } from './db/database.js';
+
+export interface Caller {
+  /** The token's `account_id`: every read and write is confined to it. */
+  accountId: number;
+  /** The API key: the token's `client_id`, else its `sub`. Rate limits count per key. */
+  apiKey: string;
+  /** Scopes granted by the token's `scope` claim. */
+  scopes: ReadonlySet<string>;
+}
+
+export interface RequestContext {
+  /** Absent only for operations the spec marks as needing no token (the health check). */
+  caller: Caller | undefined;
+  db: Database;
+  log: Logger;
+  requestId: string;
+}
