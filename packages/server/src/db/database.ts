@@ -1,0 +1,156 @@
+// Opens the service's database on one of two engines behind the same typed Kysely handle:
+// PGlite (PostgreSQL in WebAssembly, in memory or in a directory) for development and tests without
+// a server, node-postgres for a real PostgreSQL. Both get the same type parsers (type-parsers.ts),
+// the same UTC session time zone and the pg_trgm extension, so the same SQL behaves the same.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+import type { DatabaseSchema } from './schema.js';
+import { typeParsers } from './type-parsers.js';
+
+export type { DatabaseSchema } from './schema.js';
+
+export interface Database {
+  readonly engine: 'pglite' | 'postgres';
+  readonly db: Kysely<DatabaseSchema>;
+  /** True when a trivial query answers within about 2 s; never throws. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Absent or empty: PGlite in `dataDir`; `memory:`: PGlite in memory; `postgres(ql)://…`: a pool. */
+  url?: string;
+  /** PGlite data directory; default `.data/pglite` at the repository root. */
+  dataDir?: string;
+  /** Maximum pool connections on PostgreSQL (default 10). Ignored by PGlite, which is one session. */
+  poolSize?: number;
+}
+
+/** `.data/pglite` at the repository root (this file is packages/server/src/db/database.ts). */
+export const defaultPgliteDataDir = fileURLToPath(new URL('../../../../.data/pglite', import.meta.url));
+
+const pingTimeoutMs = 2_000;
+/** A dead or unreachable server must fail a request quickly (503), not hang it. */
+const connectTimeoutMs = 3_000;
+
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  const url = options.url?.trim() ?? '';
+  if (url === '' || url === 'memory:') {
+    return openPglite(url === 'memory:' ? undefined : (options.dataDir ?? defaultPgliteDataDir));
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return openPostgres(url, options.poolSize ?? 10);
+  }
+  // Never echo the URL: it may carry a password.
+  throw new Error('DATABASE_URL must be empty, "memory:", or start with postgres:// or postgresql://');
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    extensions: { pg_trgm },
+    parsers: typeParsers,
+  });
+  await pglite.exec(`SET TIME ZONE 'UTC'`);
+  const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
+  return wrap('pglite', db);
+}
+
+function openPostgres(connectionString: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Every session in UTC, so timestamptz text and ::date casts do not depend on the server's zone.
+    options: '-c TimeZone=UTC',
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        const parser = typeParsers[oid];
+        return parser ?? pg.types.getTypeParser(oid, format ?? 'text');
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client whose server went away emits 'error' on the pool; without a listener Node would
+  // treat it as unhandled and stop the process. The next query simply gets a new connection.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return wrap('postgres', db);
+}
+
+function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>): Database {
+  let closed = false;
+  return {
+    engine,
+    db,
+    async ping() {
+      if (closed) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), pingTimeoutMs);
+      });
+      const query = sql<{ ok: number }>`select 1 as ok`
+        .execute(db)
+        .then((result) => result.rows[0]?.ok === 1)
+        .catch(() => false);
+      try {
+        return await Promise.race([query, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+/** Error codes of a socket that could not connect or was cut. */
+const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** SQLSTATEs that mean "the server is not there for you right now", not "your query is wrong". */
+function isUnavailableSqlState(code: string): boolean {
+  return (
+    code.startsWith('08') || // connection exception
+    code === '57P01' || // admin_shutdown
+    code === '57P02' || // crash_shutdown
+    code === '57P03' || // cannot_connect_now
+    code === '53300' // too_many_connections
+  );
+}
+
+/** Messages node-postgres and PGlite use for a lost or unobtainable connection (they carry no code). */
+const unavailableMessages = [
+  /timeout exceeded when trying to connect/i,
+  /connection terminated/i,
+  /connection (?:is )?closed/i,
+  /client has encountered a connection error/i,
+  /cannot use a pool after calling end/i,
+  /pglite is closed/i,
+  /driver has already been destroyed/i,
+];
+
+/**
+ * True when `error` says the database cannot be reached (refused, reset, terminated, pool timeout,
+ * server shutting down): the HTTP layer answers 503 then, not 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return isUnavailable(error, 0);
+}
+
+function isUnavailable(error: unknown, depth: number): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return false;
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (networkErrorCodes.has(code) || (/^[0-9A-Z]{5}$/.test(code) && isUnavailableSqlState(code)))) return true;
+  if (typeof message === 'string' && unavailableMessages.some((pattern) => pattern.test(message))) return true;
+  // Node reports a refused connection to `localhost` (IPv4 and IPv6 tried) as an AggregateError.
+  if (Array.isArray(errors) && errors.some((inner) => isUnavailable(inner, depth + 1))) return true;
+  return cause !== undefined && isUnavailable(cause, depth + 1);
+}

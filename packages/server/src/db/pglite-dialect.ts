@@ -1,0 +1,123 @@
+// A Kysely dialect over one PGlite instance. PGlite is a single PostgreSQL session, so the driver
+// hands out that session to one holder at a time: a transaction keeps it from BEGIN to COMMIT and
+// every other query waits, instead of interleaving its statements with the open transaction.
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    return {
+      rows: result.rows,
+      ...(result.affectedRows === undefined ? {} : { numAffectedRows: BigInt(result.affectedRows) }),
+    };
+  }
+
+  // eslint-disable-next-line require-yield -- streaming is not offered; the signature is Kysely's.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on PGlite');
+  }
+}
+
+/** Grants the single session to one holder at a time, in request order. */
+class SessionLock {
+  private tail: Promise<void> = Promise.resolve();
+
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const previous = this.tail;
+    this.tail = previous.then(() => released);
+    await previous;
+    return release;
+  }
+}
+
+class PGliteDriver implements Driver {
+  private readonly lock = new SessionLock();
+  private readonly connection: PGliteConnection;
+  private releaseHeld: (() => void) | undefined;
+
+  constructor(private readonly pglite: PGlite) {
+    this.connection = new PGliteConnection(pglite);
+  }
+
+  async init(): Promise<void> {
+    await this.pglite.waitReady;
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.lock.acquire();
+    this.releaseHeld = release;
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    let statement = 'begin';
+    if (settings.isolationLevel) statement += ` isolation level ${settings.isolationLevel}`;
+    if (settings.accessMode) statement += ` ${settings.accessMode}`;
+    await connection.executeQuery(CompiledQuery.raw(statement));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.releaseHeld;
+    this.releaseHeld = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    // Wait for the current holder, so closing never cuts a transaction in half.
+    const release = await this.lock.acquire();
+    try {
+      if (!this.pglite.closed) await this.pglite.close();
+    } finally {
+      release();
+    }
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+}
