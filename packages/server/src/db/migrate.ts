@@ -1,0 +1,26 @@
+// Brings a database to the newest schema with Kysely's Migrator. Migrations are imported statically
+// (no directory scanning), so they are bundled, type-checked and identical on both engines.
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Database } from './database.js';
+import * as initialSchema from './migrations/0001_initial_schema.js';
+
+/** Every migration, in the order they run. Names are permanent: never rename an applied one. */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '0001_initial_schema': initialSchema,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => ({ ...migrations }),
+};
+
+/** Applies every pending migration; throws (with the failing migration's name) when one fails. */
+export async function migrate(database: Database): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db: database.db, provider });
+  const resultSet = await migrator.migrateToLatest();
+  if (resultSet.error !== undefined) {
+    const failed = resultSet.results?.find((result) => result.status === 'Error');
+    const reason = resultSet.error instanceof Error ? resultSet.error.message : String(resultSet.error);
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
+  }
+  return resultSet;
+}
