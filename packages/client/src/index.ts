@@ -1,0 +1,8 @@
+// @invoice-api/client: a typed client for the Invoice Search and Delivery Issuing API.
+export { createApiClient } from './client.js';
+export type { ApiClient, ApiClientOptions, CallOptions } from './client.js';
+export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';
+export type { ApiFailure, ApiResult, ApiSuccess } from './result.js';
+export { isSafeOperation, parseRetryAfter, retryDelay, retryPolicy } from './retry.js';
+export type { RetryOptions, RetryPolicy } from './retry.js';
+export type { ErrorData, ErrorStatus, QueryParams, RequestBody, SuccessData, SuccessStatus } from './types.js';
