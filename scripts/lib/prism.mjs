@@ -1,0 +1,83 @@
+// Starts Prism (mock or validation proxy) over the bundled spec as a child process, on 127.0.0.1,
+// and resolves once it says where it listens. Shared by `pnpm mock` and the contract suite's harness.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const bundledSpec = join(repoRoot, 'packages/contract/generated/openapi.yaml');
+const prismBin = join(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
+const loopbackOnly = join(dirname(fileURLToPath(import.meta.url)), 'loopback-only.cjs');
+
+// Prism prints e.g. "Prism is listening on http://127.0.0.1:41851" (port 0 picks a free port).
+const listeningLine = /Prism is listening on (http:\/\/[^\s]+)/;
+
+/**
+ * @param {object} options
+ * @param {'mock' | 'proxy'} options.mode
+ * @param {string} [options.upstream]  the service's URL, for the proxy
+ * @param {boolean} [options.dynamic]  generate answers from the schemas instead of the examples
+ * @param {number} [options.port]      0 (default) picks a free port
+ * @param {string} [options.host]
+ * @param {string} [options.spec]
+ * @param {number} [options.timeoutMs]
+ * @param {(line: string) => void} [options.onOutput]  every output line, e.g. to print it
+ */
+export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '127.0.0.1', spec = bundledSpec, timeoutMs = 60_000, onOutput }) {
+  if (!existsSync(spec)) throw new Error(`prism: ${spec} is missing; run \`node scripts/generate.mjs\` first`);
+  if (mode === 'proxy' && !upstream) throw new Error('prism: the proxy needs an upstream URL');
+  const args = [prismBin, mode, spec, ...(mode === 'proxy' ? [upstream] : []), '--host', host, '--port', String(port)];
+  if (dynamic) args.push('--dynamic');
+  const child = spawn(process.execPath, ['--require', loopbackOnly, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' },
+  });
+  const recent = [];
+  let exited = false;
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => { exited = true; resolve({ code, signal }); }));
+
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`prism ${mode} did not start within ${timeoutMs} ms`)), timeoutMs);
+    function fail(error) {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(new Error(`${error.message}\n--- last prism output ---\n${recent.join('\n')}`));
+    }
+    function onLine(line) {
+      recent.push(line);
+      if (recent.length > 40) recent.shift();
+      onOutput?.(line);
+      const match = listeningLine.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    }
+    for (const stream of [child.stdout, child.stderr]) {
+      let buffered = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        lines.forEach(onLine);
+      });
+    }
+    exit.then(({ code, signal }) => fail(new Error(`prism ${mode} exited (code ${code}, signal ${signal}) before listening`)));
+  });
+
+  async function stop() {
+    if (exited) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exit;
+    clearTimeout(killer);
+  }
+
+  return ready.then((url) => ({ url, pid: child.pid, stop, exited: exit }), async (error) => {
+    await stop();
+    throw error;
+  });
+}
