@@ -110,6 +110,8 @@ export async function seedIfEmpty(database: Database): Promise<boolean> {
     const random = createRandom(20260101);
     for (const plan of accountPlans) await seedAccount(trx, plan, random);
   });
+  // Fresh statistics, so the planner picks the indexes (trigram ones included) from the first query.
+  await sql`analyze`.execute(database.db);
   return true;
 }
 
