@@ -1,0 +1,70 @@
+// The cost of Node alone: node:http + a pg pool answering the search with the service's SQL and
+// envelope, and nothing else (no express, no validation, no token check, no logging). Run as its own
+// process (like the service) so it gets a core of its own; prints the same "listening" line.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { InvoiceSearchRequest } from '@invoice-api/contract';
+import { benchAccountId } from './scenarios.js';
+import { searchStatements } from './search-sql.js';
+import { typeParsers } from './server-modules.js';
+
+const url = process.env['DATABASE_URL'];
+if (url === undefined) throw new Error('DATABASE_URL is required');
+
+const pool = new pg.Pool({
+  connectionString: url,
+  max: Number(process.env['POOL_SIZE'] ?? 10),
+  options: '-c TimeZone=UTC',
+  types: {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => typeParsers[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+  },
+});
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+async function search(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const text = await readBody(request);
+  const body = (text === '' ? {} : JSON.parse(text)) as InvoiceSearchRequest;
+  const statements = searchStatements(benchAccountId, body);
+  const client = await pool.connect();
+  try {
+    const page = await client.query(statements.page.text, statements.page.values);
+    const count = await client.query<{ total: number }>(statements.count.text, statements.count.values);
+    const total = count.rows[0]?.total ?? 0;
+    send(response, 200, {
+      data: page.rows,
+      pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + page.rows.length < total },
+    });
+  } finally {
+    client.release();
+  }
+}
+
+const server = createServer((request, response) => {
+  if (request.method === 'POST' && request.url === '/api/v1/invoices/search') {
+    search(request, response).catch((error: unknown) => send(response, 500, { error: 'internal_error', message: String(error) }));
+  } else {
+    send(response, 404, { error: 'not_found', message: 'Only the search is served here.' });
+  }
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${port}` }));
+});
+
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.end();
+});

@@ -1,0 +1,55 @@
+// The three sizes the benchmark runs at. `full` is the committed RESULTS.md run, `quick` a check that
+// fits in three minutes, `smoke` the test suite's proof that the harness runs and prints its table.
+
+import type { Measure } from './figures.js';
+
+export type ProfileName = 'full' | 'quick' | 'smoke';
+
+export interface DatasetSize {
+  invoices: number;
+  /** Company clients, spread over the accounts like the invoices. */
+  clients: number;
+  /** Accounts; the first holds most of the invoices, as one big customer does. */
+  accounts: number;
+  /** Deliveries loaded with the data set (issued and draft), before any benchmark drafts. */
+  deliveries: number;
+}
+
+export interface Profile {
+  name: ProfileName;
+  postgres: DatasetSize;
+  /** PGlite is single-threaded and loads about 2x slower: it gets a smaller data set. */
+  pglite: DatasetSize;
+  /** How long each measurement (one autocannon run or one raw SQL loop) lasts. */
+  measure: Measure;
+  /** The offset of the deep-page scenario: 900,000 at a million rows, within the big account's share. */
+  deepOffset: number;
+  /** Connections of every load generator: autocannon, the raw SQL loop, the bare handler's pool. */
+  connections: number;
+}
+
+function dataset(invoices: number): DatasetSize {
+  return {
+    invoices,
+    clients: Math.max(50, Math.min(5_000, Math.round(invoices / 200))),
+    accounts: 4,
+    deliveries: Math.max(100, Math.min(5_000, Math.round(invoices / 200))),
+  };
+}
+
+/** The big account holds this share of the invoices (see dataset/load.ts). */
+export const bigAccountShare = 0.95;
+
+function deepOffsetFor(invoices: number): number {
+  return Math.floor((invoices * 0.9) / 1_000) * 1_000 || 100;
+}
+
+export const profiles: Readonly<Record<ProfileName, Profile>> = {
+  full: { name: 'full', postgres: dataset(1_000_000), pglite: dataset(200_000), measure: { seconds: 10 }, deepOffset: 900_000, connections: 10 },
+  quick: { name: 'quick', postgres: dataset(100_000), pglite: dataset(20_000), measure: { seconds: 2 }, deepOffset: deepOffsetFor(100_000), connections: 10 },
+  smoke: { name: 'smoke', postgres: dataset(3_000), pglite: dataset(1_000), measure: { requests: 30 }, deepOffset: deepOffsetFor(3_000), connections: 10 },
+};
+
+export function describeMeasure(measure: Measure): string {
+  return 'seconds' in measure ? `${measure.seconds} s` : `${measure.requests} requests`;
+}

@@ -1,0 +1,150 @@
+// One benchmark run from start to report: data set, processes, every measurement, cleanup.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from './child-process.js';
+import { createDatabaseIfMissing, databaseUrl, dropDatabase } from './dataset/postgres-admin.js';
+import { prepareDataset } from './dataset/prepare.js';
+import type { Figures, Measure } from './figures.js';
+import { machineFacts } from './machine.js';
+import type { Profile } from './profiles.js';
+import { renderReport, type LatencyComparison, type RunResults, type ValidationFigures } from './report.js';
+import { medianLatency } from './raw-sql.js';
+import { benchAccountId, searchScenarios } from './scenarios.js';
+import { benchSearches, searchOnce } from './search-bench.js';
+import { naiveDeepPage, searchStatements } from './search-sql.js';
+import { openDatabase, mintDevToken } from './server-modules.js';
+import { startService } from './service.js';
+import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
+
+export interface RunOptions {
+  profile: Profile;
+  /** A PostgreSQL server URL (any database); the run uses its own database on that server. */
+  postgresServerUrl: string;
+  /** Drop the benchmark database at the end (the smoke test does; full and quick keep it for reruns). */
+  dropDatabaseAfter: boolean;
+  /** Name of the benchmark database; default `bench_<profile>`. */
+  databaseName?: string;
+  log: (line: string) => void;
+}
+
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const bareEntry = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
+
+/** Seconds `node scripts/generate.mjs --force` takes (what `pnpm generate` runs, forced to redo everything). */
+function timeGenerate(): number {
+  const started = performance.now();
+  execFileSync(process.execPath, ['scripts/generate.mjs', '--force'], { cwd: repositoryRoot, stdio: 'ignore' });
+  return (performance.now() - started) / 1000;
+}
+
+/** Requests for one single-connection latency sample set: enough for a stable median. */
+function singleClientMeasure(profile: Profile): Measure {
+  return profile.name === 'smoke' ? { requests: 10 } : { requests: profile.name === 'quick' ? 30 : 60 };
+}
+
+export async function runBenchmark(options: RunOptions): Promise<string> {
+  const { profile, log } = options;
+  const notes: string[] = [];
+  const databaseName = options.databaseName ?? `bench_${profile.name}`;
+  const url = databaseUrl(options.postgresServerUrl, databaseName);
+  const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-'));
+  const devKeyFile = join(keyDirectory, 'dev-key.json');
+  const running: RunningServer[] = [];
+  try {
+    log(`generate: timing node scripts/generate.mjs --force`);
+    const generateSeconds = timeGenerate();
+
+    await createDatabaseIfMissing(options.postgresServerUrl, databaseName);
+    const database = await openDatabase({ url });
+    try {
+      const prepared = await prepareDataset(database, profile.postgres, log);
+      if (prepared.reused) log(`reusing the loaded data set in ${databaseName}`);
+    } finally {
+      await database.close();
+    }
+
+    const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 6 * 3600 });
+    log('starting the service and the bare handler');
+    const service = await startService({ databaseUrl: url, devKeyFile });
+    running.push(service);
+    const bare = await startServer({ entry: bareEntry, env: { DATABASE_URL: url, POOL_SIZE: String(profile.connections) } });
+    running.push(bare);
+
+    const scenarios = searchScenarios(profile);
+    const searches = await benchSearches(scenarios, {
+      serviceUrl: service.url,
+      bareUrl: bare.url,
+      databaseUrl: url,
+      token,
+      connections: profile.connections,
+      measure: profile.measure,
+      log,
+    });
+
+    log('single-client checks: broad filters against their count(*), the deep page against the naive OFFSET plan');
+    const single = singleClientMeasure(profile);
+    const latencies: LatencyComparison[] = [];
+    for (const scenario of scenarios.filter((candidate) => candidate.broad)) {
+      const serviceFigures = await searchOnce(service.url, token, scenario.body, 1, single);
+      const count = searchStatements(benchAccountId, scenario.body).count;
+      latencies.push({ name: `broad filter '${scenario.name}'`, serviceP50: serviceFigures.p50, reference: 'its raw count(*)', referenceP50: await medianLatency(url, count, 'requests' in single ? single.requests : 30), maxRatio: 1.2 });
+    }
+    const deep = await searchOnce(service.url, token, { offset: profile.deepOffset }, 1, single);
+    latencies.push({
+      name: `deep page (offset ${profile.deepOffset.toLocaleString('en-US')})`,
+      serviceP50: deep.p50,
+      reference: 'the naive OFFSET plan',
+      referenceP50: await medianLatency(url, naiveDeepPage(benchAccountId, profile.deepOffset), 'requests' in single ? Math.min(single.requests, 15) : 15),
+      maxRatio: 0.25,
+    });
+
+    log('writes: issue and create');
+    const draftsNeeded = 'seconds' in profile.measure ? profile.measure.seconds * 2_000 + 1_000 : profile.measure.requests + profile.connections;
+    const drafts = await createDrafts(url, draftsNeeded);
+    const issue = await benchIssue(service.url, token, drafts, profile.connections, profile.measure);
+    const createInvoice = await benchCreateInvoice(service.url, token, drafts.contactId, profile.connections, profile.measure);
+    const peakRssMiB = await service.peakRssMiB();
+
+    log('validation overhead: the same service with RESPONSE_VALIDATION=off');
+    const validationScenario = scenarios.find((candidate) => candidate.name === 'client_id =') ?? scenarios[0]!;
+    const validationOn = await searchOnce(service.url, token, validationScenario.body, profile.connections, profile.measure);
+    await service.stop();
+    running.splice(running.indexOf(service), 1);
+    const unvalidated = await startService({ databaseUrl: url, devKeyFile, env: { RESPONSE_VALIDATION: 'off' } });
+    running.push(unvalidated);
+    await searchOnce(unvalidated.url, token, validationScenario.body, profile.connections, { requests: profile.connections });
+    const validationOff = await searchOnce(unvalidated.url, token, validationScenario.body, profile.connections, profile.measure);
+    const validation: ValidationFigures = { scenario: `search '${validationScenario.name}'`, on: validationOn, off: validationOff, switched: 'response validation (RESPONSE_VALIDATION=off)' };
+    notes.push(
+      'Request validation cannot be switched off in the service (no setting for it); the overhead measured is response validation only. ' +
+        'A benchmark-only switch (e.g. REQUEST_VALIDATION=off) in packages/server/src/config.ts and http/validator.ts would let this run measure the request side too.',
+    );
+
+    const results: RunResults = {
+      profile,
+      machine: await machineFacts(url),
+      invoices: profile.postgres.invoices,
+      connections: profile.connections,
+      searches,
+      latencies,
+      issue,
+      createInvoice,
+      validation,
+      generateSeconds,
+      peakRssMiB,
+      pglite: undefined,
+      pgliteInvoices: profile.pglite.invoices,
+      notes,
+    };
+    return renderReport(results);
+  } finally {
+    await Promise.all(running.map((server) => server.stop()));
+    await rm(keyDirectory, { recursive: true, force: true });
+    if (options.dropDatabaseAfter) await dropDatabase(options.postgresServerUrl, databaseName);
+  }
+}
+
+export type { Figures };

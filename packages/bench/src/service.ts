@@ -1,0 +1,36 @@
+// The service under test, started the way an operator starts it (packages/server/src/main.ts in its
+// own process, configured by environment), with the rate limits raised so the benchmark measures
+// capacity instead of the limiter.
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from './child-process.js';
+
+export const serviceEntry = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+
+/** Far above anything a run can send: the limiter is still in the path, it just never refuses. */
+export const raisedRateLimits = {
+  RATE_LIMIT_SEARCH_PER_MINUTE: '100000000',
+  RATE_LIMIT_SEARCH_PER_HOUR: '100000000',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+} as const;
+
+export interface ServiceOptions {
+  databaseUrl: string;
+  devKeyFile: string;
+  /** Extra settings, e.g. RESPONSE_VALIDATION=off for the validation-overhead run. */
+  env?: Record<string, string>;
+}
+
+export function startService(options: ServiceOptions): Promise<RunningServer> {
+  return startServer({
+    entry: serviceEntry,
+    env: {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: options.databaseUrl,
+      DEV_KEY_FILE: options.devKeyFile,
+      REDIS_URL: '',
+      ...raisedRateLimits,
+      ...options.env,
+    },
+  });
+}
