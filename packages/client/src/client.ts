@@ -7,7 +7,12 @@ import { UnexpectedResponseError, type ApiResult } from './result.js';
 import { isSafeOperation, retryableStatuses, retryDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.js';
 import type { ErrorData, QueryParams, RequestBody, SuccessData } from './types.js';
 
-type TokenSource = { token: string; getToken?: never } | { getToken: () => string | Promise<string>; token?: never } | { token?: undefined; getToken?: undefined };
+interface TokenSource {
+  /** A fixed access token, sent as `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** Asked for the token before every request (a refreshing token source); not with `token`. */
+  getToken?: (() => string | Promise<string>) | undefined;
+}
 
 export type ApiClientOptions = TokenSource & {
   /** The API's base URL, e.g. `http://127.0.0.1:4010` for the mock. */
@@ -54,6 +59,7 @@ function isJsonObject(value: unknown): boolean {
 }
 
 export function createApiClient(options: ApiClientOptions) {
+  if (options.token !== undefined && options.getToken !== undefined) throw new TypeError('createApiClient: give token or getToken, not both');
   const raw: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const auth = authMiddleware(options);
   if (auth) raw.use(auth);

@@ -43,6 +43,10 @@ describe('authentication and request id', () => {
     expect(fake.seen.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
   });
 
+  it('refuses token and getToken together', () => {
+    expect(() => createApiClient({ baseUrl, token: 'a', getToken: () => 'b' })).toThrow(/not both/);
+  });
+
   it('sends no Authorization header without a token source, and honours a caller request id and extra headers', async () => {
     const fake = scriptedFetch({ status: 200, body: { status: 'ok' } });
     const api = createApiClient({ baseUrl, fetch: fake.fetch });

@@ -1,0 +1,45 @@
+// Starts what the selected targets need, on free ports, and stops it after the run:
+//   mock     Prism mock over the bundled spec
+//   service  the service (PGlite in memory) with a fresh development key
+//   proxy    Prism's validation proxy in front of that same service (no --errors: the service's own
+//            answers pass through, Prism only reports violations in `sl-violations`)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { mintDevToken } from '@invoice-api/server/dev-token';
+import { startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
+import { startService, type RunningService } from './service.js';
+import { isStateful, selectedTargetNames, type Target } from './targets.js';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const names = selectedTargetNames();
+  const needsService = names.some(isStateful);
+  const workDir = mkdtempSync(join(tmpdir(), 'contract-tests-'));
+  const keyFile = join(workDir, 'dev-key.json');
+  const running: Array<RunningPrism | RunningService> = [];
+  const teardown = async () => {
+    await Promise.allSettled(running.map((process) => process.stop()));
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Minting once writes the key file, so the service and the tests share one key from the start.
+    if (needsService) await mintDevToken({ keyFile });
+    const [mock, service] = await Promise.all([
+      names.includes('mock') ? startPrism({ mode: 'mock' }).then((prism) => (running.push(prism), prism)) : undefined,
+      needsService ? startService({ keyFile }).then((service) => (running.push(service), service)) : undefined,
+    ]);
+    const proxy = names.includes('proxy') && service ? await startPrism({ mode: 'proxy', upstream: service.url }).then((prism) => (running.push(prism), prism)) : undefined;
+
+    const targets: Target[] = [];
+    if (mock) targets.push({ name: 'mock', baseUrl: mock.url, stateful: false, validatedByPrism: true });
+    if (proxy) targets.push({ name: 'proxy', baseUrl: proxy.url, stateful: true, validatedByPrism: true, keyFile });
+    if (service && names.includes('service')) targets.push({ name: 'service', baseUrl: service.url, stateful: true, validatedByPrism: false, keyFile });
+    project.provide('contractTargets', targets);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

@@ -1,0 +1,25 @@
+// One valid call per operation, through the client: what the mock scenarios send when they ask
+// Prism for a given answer, and what the 401 scenario sends without a token. The values follow the
+// spec's own request examples; the types come from the client, so a spec change that breaks a call
+// here fails to compile.
+import type { ApiClient, ApiResult, CallOptions } from '@invoice-api/client';
+import type { OperationId } from '@invoice-api/contract';
+
+export type ValidCalls = { [K in OperationId]: (api: ApiClient, options?: CallOptions) => Promise<ApiResult<K>> };
+
+export const validCalls: ValidCalls = {
+  searchInvoices: (api, o) => api.searchInvoices({ criteria: [{ field: 'status', operator: '=', value: 'paid' }], limit: 10 }, o),
+  getInvoice: (api, o) => api.getInvoice(1, o),
+  createInvoice: (api, o) => api.createInvoice({ client_id: 12, amount: 4200, currency: 'CHF', due_date: '2026-12-31' }, o),
+  updateInvoice: (api, o) => api.updateInvoice(1, { description: 'Website relaunch' }, o),
+  listUsers: (api, o) => api.listUsers(o),
+  getUser: (api, o) => api.getUser(1, o),
+  listCompanyClients: (api, o) => api.listCompanyClients(o),
+  getCompanyClient: (api, o) => api.getCompanyClient(1, o),
+  listDeliveries: (api, o) => api.listDeliveries({ limit: 10 }, o),
+  getDelivery: (api, o) => api.getDelivery(1, o),
+  createDelivery: (api, o) => api.createDelivery({ contact_id: 12, items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] }, o),
+  updateDelivery: (api, o) => api.updateDelivery(1, { delivery_date: '2026-11-28' }, o),
+  issueDelivery: (api, o) => api.issueDelivery({ delivery_id: 1, contact_id: 12, items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] }, o),
+  getHealth: (api, o) => api.getHealth(o),
+};

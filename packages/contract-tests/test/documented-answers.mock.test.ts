@@ -1,0 +1,34 @@
+// Mock only: every documented answer of every operation, asked for with Prism's Prefer header, comes
+// back through the client exactly as the spec's named example, with no response violation. This is
+// what a frontend developer relies on when asking the mock for `Prefer: code=409`.
+import { describe, expect, inject, it } from 'vitest';
+import { clientFor } from '../src/clients.js';
+import { documentedAnswers } from '../src/spec-answers.js';
+import { validCalls } from '../src/valid-calls.js';
+
+const mock = inject('contractTargets').find((target) => target.name === 'mock');
+if (!mock) throw new Error('the mock target was not started');
+const answers = documentedAnswers();
+
+describe('mock: each documented answer on request', () => {
+  it('covers every operation and every documented error status', () => {
+    const statuses = new Set(answers.map((answer) => `${answer.operationId} ${answer.status}`));
+    expect(statuses.has('issueDelivery 409')).toBe(true);
+    expect(statuses.has('searchInvoices 400')).toBe(true);
+    expect(new Set(answers.map((answer) => answer.operationId)).size).toBe(Object.keys(validCalls).length);
+  });
+
+  it.each(answers.map((answer) => [`${answer.operationId} ${answer.status} ${answer.example}`, answer] as const))('%s', async (_label, answer) => {
+    const api = await clientFor(mock);
+    const result = await validCalls[answer.operationId](api, { headers: { Prefer: `code=${answer.status}, example=${answer.example}` } });
+    expect(result.status).toBe(answer.status);
+    expect(result.ok ? result.data : result.error).toEqual(answer.value);
+  });
+
+  it('answers the first example of a status asked for with Prefer: code alone', async () => {
+    const api = await clientFor(mock);
+    const result = await api.issueDelivery({ delivery_id: 42, contact_id: 12, items: [{ item_id: 1, quantity: 1, unit_price: 1 }] }, { headers: { Prefer: 'code=404' } });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.error).toBe('not_found');
+  });
+});

@@ -1,0 +1,25 @@
+// One vitest project for the whole contract suite (the root config's `projects: ['packages/*']` does
+// not load nested projects, so the targets are not separate projects): the global setup starts the
+// targets CONTRACT_TARGET selects (default mock, proxy and service), and the scenario files iterate
+// over them. Which files run is chosen here by target, never by skipping inside a file:
+//   *.all.test.ts       every target (stateless: shapes, auth, validation errors)
+//   *.mock.test.ts      the mock only (each documented answer asked for with Prefer)
+//   *.stateful.test.ts  targets that keep state (the service, directly and through the proxy)
+//   tools/*.test.ts     need no target (the proxy-mismatch proof, spec:diff)
+import { defineConfig } from 'vitest/config';
+import { isStateful, selectedTargetNames } from './src/targets.js';
+
+const targets = selectedTargetNames();
+const include = ['test/*.all.test.ts', 'test/tools/*.test.ts'];
+if (targets.includes('mock')) include.push('test/*.mock.test.ts');
+if (targets.some(isStateful)) include.push('test/*.stateful.test.ts');
+
+export default defineConfig({
+  test: {
+    name: 'contract-tests',
+    include,
+    globalSetup: ['./src/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
