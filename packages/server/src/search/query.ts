@@ -1,0 +1,61 @@
+// A parsed search (request.ts) as parameterised SQL: every value is a bound parameter, every column
+// name comes from the allow-list, and every query is confined to the caller's account.
+import type { Invoice, Pagination } from '@invoice-api/contract';
+import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import type { Database } from '../db/database.js';
+import { invoiceColumns, toInvoice } from '../db/mappers.js';
+import type { DatabaseSchema } from '../db/schema.js';
+import type { ParsedCriterion } from './criteria.js';
+import type { ParsedSearch } from './request.js';
+
+type InvoiceExpressions = ExpressionBuilder<DatabaseSchema, 'invoices'>;
+
+/** `like` is a literal substring: LIKE's own wildcards and its escape character lose their meaning. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function criterionExpression(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> {
+  const column = eb.ref(criterion.field);
+  switch (criterion.operator) {
+    case 'like':
+      // ILIKE (not lower() = lower()) so the trigram GIN index can serve it; '\' is the default escape.
+      return eb(column, 'ilike', `%${escapeLike(criterion.value)}%`);
+    case 'in':
+      return eb(column, 'in', criterion.value);
+    case 'between':
+      return eb.between(column, criterion.value[0], criterion.value[1]);
+    case '!=':
+      return eb(column, '<>', criterion.value);
+    default:
+      return eb(column, criterion.operator, criterion.value);
+  }
+}
+
+export interface SearchPage {
+  data: Invoice[];
+  pagination: Pagination;
+}
+
+/** One page of the account's invoices matching every criterion (AND), with the exact total. */
+export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
+  const matching = database.db
+    .selectFrom('invoices')
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.and(search.criteria.map((criterion) => criterionExpression(eb, criterion))));
+  const pageQuery = matching
+    .select(invoiceColumns)
+    .orderBy(search.orderBy, search.direction)
+    // id breaks ties in the same direction, so pages never overlap or skip rows.
+    .orderBy('id', search.direction)
+    .limit(search.limit)
+    .offset(search.offset);
+  const countQuery = matching.select((eb) => eb.fn.countAll<number>().as('total'));
+  // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
+  const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
+  const total = counted.total;
+  return {
+    data: rows.map(toInvoice),
+    pagination: { total, limit: search.limit, offset: search.offset, has_more: search.offset + rows.length < total },
+  };
+}
