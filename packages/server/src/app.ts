@@ -1,0 +1,66 @@
+// Composition of the HTTP service. The order of the middleware IS the order of the checks the product
+// decisions prescribe: request id and logs for everything; security headers and CORS; the answers
+// outside the API; then per operation: which operation (404/405), token (401), rate limit (429), body
+// (413/415/400 malformed), scope (403) and shape (400) by the validator, the handler (404/409...), and
+// one error mapper at the end.
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { HandlerMap } from '@invoice-api/contract';
+import { BODY_LIMIT_BYTES, type Config } from './config.js';
+import type { RequestContext } from './context.js';
+import type { Database } from './db/database.js';
+import { authenticate, createTokenVerifier } from './http/auth.js';
+import { errorMapper } from './http/errors.js';
+import { httpLogging } from './http/logging.js';
+import { operationResolver } from './http/operation-resolver.js';
+import { outsideApiRoutes } from './http/outside-api.js';
+import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
+import { requestId } from './http/request-id.js';
+import { operationRouter } from './http/router.js';
+import { crossOrigin, securityHeaders } from './http/security-headers.js';
+import { specValidator } from './http/validator.js';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  handlers: HandlerMap<RequestContext>;
+  logger: Logger;
+  /** Where rate-limit counters live; default: this process's memory. See `redisStores`. */
+  rateLimitStore?: RateLimitStoreFactory;
+}
+
+export async function createApp(options: AppOptions): Promise<Express> {
+  const { config, database, handlers, logger } = options;
+  // Loading the verification key (or preparing the JWKS client) before the first request means a
+  // broken key file stops the start, not every request.
+  const verifier = await createTokenVerifier(config.auth);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId());
+  app.use(httpLogging(logger));
+  app.use(securityHeaders());
+  const cors = crossOrigin(config.corsOrigins);
+  if (cors !== undefined) app.use(cors);
+
+  app.use(outsideApiRoutes());
+
+  app.use(operationResolver());
+  app.use(authenticate(verifier));
+  app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' }));
+  app.use(specValidator({ responseValidation: config.responseValidation }));
+  app.use(
+    operationRouter(handlers, (req, res) => ({
+      caller: res.locals.caller,
+      db: database,
+      log: req.log,
+      requestId: res.locals.requestId,
+    })),
+  );
+  app.use(errorMapper());
+  return app;
+}

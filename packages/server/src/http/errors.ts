@@ -1,0 +1,100 @@
+// The ONE place that writes error bodies: whatever failed (our own checks, the body parser, the
+// validator, a handler's ApiError, the database, a bug) leaves as the spec's Error object
+// `{error, message, details?}` with the right status and headers. Unexpected failures are logged with
+// the request id and answered without stack or SQL.
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import 'pino-http';
+import type { ApiError as ErrorBody } from '@invoice-api/contract';
+import { isDatabaseUnavailable } from '../db/database.js';
+import { ApiError } from '../errors.js';
+import { insufficientScope, invalidToken } from './auth.js';
+import { HttpError } from './http-error.js';
+import './locals.js';
+import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
+
+const internalErrorMessage = 'The service failed to handle the request. Repeating it will not help; quote the X-Request-Id when reporting it.';
+
+export function errorMapper(): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      // Too late for an Error object: let express cut the connection so the client sees a failure.
+      next(error);
+      return;
+    }
+    const mapped = toApiError(error, req, res);
+    // pino-http logs the request line with `res.err` (and the request id): the cause, stack and all,
+    // goes to the log and never into the answer.
+    if (mapped.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
+    const body: ErrorBody = { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
+    res.status(mapped.status);
+    if (mapped instanceof HttpError) for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
+    res.json(body);
+  };
+}
+
+/** Classifies any thrown value; everything unknown is a 500. */
+export function toApiError(error: unknown, req: Request, res: Response): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) return HttpError.serviceUnavailable('The service is temporarily unavailable. Try again shortly.', error);
+
+  const bodyParserFailure = fromBodyParser(error);
+  if (bodyParserFailure !== undefined) return bodyParserFailure;
+
+  if (isValidatorError(error)) return fromValidator(error, req, res);
+  return new ApiError(500, 'internal_error', internalErrorMessage);
+}
+
+/** The errors express.json() raises (http-errors with a `type`). */
+function fromBodyParser(error: unknown): ApiError | undefined {
+  if (typeof error !== 'object' || error === null || !('type' in error) || typeof error.type !== 'string') return undefined;
+  switch (error.type) {
+    case 'entity.parse.failed': {
+      const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+      return new ApiError(400, 'invalid_request', `The request body is not valid JSON${position === undefined ? '' : ` (at position ${position})`}.`);
+    }
+    case 'entity.too.large':
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'charset.unsupported':
+      return new ApiError(415, 'unsupported_media_type', 'The request body must be application/json in UTF-8.');
+    case 'encoding.unsupported':
+      return new ApiError(415, 'unsupported_media_type', 'The request body uses a Content-Encoding the service does not accept (use identity, gzip, deflate or br).');
+    case 'request.aborted':
+      return new ApiError(400, 'invalid_request', 'The request body was not received completely.');
+    default:
+      return undefined;
+  }
+}
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: ValidatorProblem[];
+}
+
+/** express-openapi-validator's HttpError: `{status, message, errors: [{path, message, errorCode}]}`. */
+function isValidatorError(error: unknown): error is ValidatorError {
+  return error instanceof Error && 'status' in error && typeof error.status === 'number' && 'errors' in error && Array.isArray(error.errors);
+}
+
+function fromValidator(error: ValidatorError, req: Request, res: Response): ApiError {
+  const operation = res.locals.operation;
+  switch (error.status) {
+    case 400:
+      return invalidRequest(error.errors ?? [], req.body, operation);
+    case 401:
+      return invalidToken();
+    case 403:
+      return operation === undefined ? new ApiError(403, 'forbidden', 'Your permissions for this operation are insufficient.') : insufficientScope(operation);
+    case 404:
+      return new ApiError(404, 'not_found', 'The requested path does not exist in this API.');
+    case 405:
+      return new ApiError(405, 'method_not_allowed', 'The method is not allowed on this path.');
+    case 413:
+      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+    case 415:
+      return new ApiError(415, 'unsupported_media_type', 'The request body must be application/json.');
+    default:
+      // A response that does not match the spec lands here (500): a bug to log, not to show.
+      return new ApiError(500, 'internal_error', internalErrorMessage);
+  }
+}

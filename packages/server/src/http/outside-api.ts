@@ -1,0 +1,29 @@
+// The two answers outside the API: the bundled spec as JSON and the HTML reference. No token, no rate
+// limit; both are built once per process, since the spec does not change while the service runs.
+import { Router } from 'express';
+import { loadSpec } from '@invoice-api/contract';
+import { renderDocsHtml } from '@invoice-api/contract/docs';
+import { ApiError } from '../errors.js';
+import { docsPath } from './security-headers.js';
+
+export const specPath = '/openapi.json';
+
+export function outsideApiRoutes(): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  let specJson: string | undefined;
+  let docsHtml: string | undefined;
+
+  router.get(specPath, (_req, res) => {
+    specJson ??= JSON.stringify(loadSpec());
+    res.type('application/json').send(specJson);
+  });
+  router.get(docsPath, (_req, res) => {
+    docsHtml ??= renderDocsHtml();
+    res.type('text/html').send(docsHtml);
+  });
+  router.all([specPath, docsPath], (req, res, next) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    next(new ApiError(405, 'method_not_allowed', `The method ${req.method} is not allowed on this path; allowed: GET, HEAD.`));
+  });
+  return router;
+}

@@ -1,0 +1,187 @@
+// Rate limits per API key (the token's client_id, else sub): search 100/minute and 1000/hour, every
+// other operation 600/minute (settings in config.ts). Every limited answer carries the IETF draft-8
+// `RateLimit-Policy` and `RateLimit` headers, one entry per policy. All policies of an operation are
+// counted before deciding, so a 429 shows every policy's state, and Retry-After is the longest wait.
+//
+// Counters live in memory (one instance) or in Redis (shared by every instance). When Redis fails the
+// limiter fails OPEN: the request is served and a warning logged. A rate limit protects capacity; it
+// is not a security boundary, and refusing all traffic because a cache is down would turn a small
+// outage into a full one.
+import { Router, type RequestHandler } from 'express';
+import { MemoryStore, rateLimit, type Options, type Store, type ClientRateLimitInfo, type IncrementResponse } from 'express-rate-limit';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { RedisStore } from 'rate-limit-redis';
+import type { OperationId } from '@invoice-api/contract';
+import type { RateLimitConfig } from '../config.js';
+import { HttpError } from './http-error.js';
+import './locals.js';
+
+/** Operations with their own, stricter budget; every other operation shares the default one. */
+const searchOperations: ReadonlySet<OperationId> = new Set<OperationId>(['searchInvoices']);
+
+export interface Policy {
+  /** The name in the RateLimit headers, e.g. `"per-minute"`. */
+  name: string;
+  windowMs: number;
+  limit: number;
+  /** For people: "100 requests per minute". */
+  describe: string;
+}
+
+/** Makes the store of one policy; `scope` is unique per policy (`search:per-minute`). */
+export type RateLimitStoreFactory = (scope: string) => Store;
+
+export function memoryStores(): RateLimitStoreFactory {
+  return () => new MemoryStore();
+}
+
+/** Counters in Redis under `prefix`, so that every instance pointed at the same Redis shares them. */
+export function redisStores(redis: Redis, prefix: string): RateLimitStoreFactory {
+  return (scope) =>
+    new SelfHealingStore(
+      new RedisStore({
+        prefix: `${prefix}${scope}:`,
+        sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<number | string | Array<number | string>>,
+      }),
+    );
+}
+
+/**
+ * rate-limit-redis loads its Lua scripts once, at start; if Redis was unreachable then, every later
+ * call fails even after Redis returns. This wrapper reloads the scripts after a failure, so counting
+ * resumes by itself once Redis is back.
+ */
+class SelfHealingStore implements Store {
+  private options: Options | undefined;
+  private reloading = false;
+  readonly prefix: string;
+
+  constructor(private readonly inner: RedisStore) {
+    this.prefix = inner.prefix;
+  }
+
+  async init(options: Options): Promise<void> {
+    this.options = options;
+    await this.inner.init(options);
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.inner.get(key);
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    try {
+      return await this.inner.increment(key);
+    } catch (error) {
+      this.reload();
+      throw error;
+    }
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.inner.decrement(key);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.inner.resetKey(key);
+  }
+
+  private reload(): void {
+    if (this.reloading || this.options === undefined) return;
+    this.reloading = true;
+    this.inner
+      .init(this.options)
+      .catch(() => undefined)
+      .finally(() => {
+        this.reloading = false;
+      });
+  }
+}
+
+export function policies(config: RateLimitConfig): { search: Policy[]; standard: Policy[] } {
+  const minute = 60_000;
+  const hour = 60 * minute;
+  return {
+    search: [
+      { name: 'per-minute', windowMs: minute, limit: config.searchPerMinute, describe: `${config.searchPerMinute} requests per minute` },
+      { name: 'per-hour', windowMs: hour, limit: config.searchPerHour, describe: `${config.searchPerHour} requests per hour` },
+    ],
+    standard: [{ name: 'per-minute', windowMs: minute, limit: config.perMinute, describe: `${config.perMinute} requests per minute` }],
+  };
+}
+
+interface Exceeded {
+  policy: Policy;
+  retryAfterSeconds: number;
+}
+
+const exceededByResponse = new WeakMap<object, Exceeded[]>();
+
+/** One limiter per policy; the handler only records an exceeded policy, the decision comes after all. */
+function limiter(group: string, policy: Policy, store: Store, logger: Logger): RequestHandler {
+  const requestPropertyName = `rateLimit:${group}:${policy.name}`;
+  return rateLimit({
+    windowMs: policy.windowMs,
+    limit: policy.limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    identifier: policy.name,
+    requestPropertyName,
+    store,
+    passOnStoreError: true,
+    logger: {
+      error: (error, message) => logger.warn({ err: error, policy: `${group}:${policy.name}` }, `rate limit store failed, request served without limit: ${message ?? ''}`),
+      warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limit warning'),
+    },
+    // Only operations behind a verified token reach this point with a caller; others are not limited.
+    skip: (_req, res) => res.locals.caller === undefined,
+    keyGenerator: (_req, res) => res.locals.caller?.apiKey ?? '',
+    handler: (req, res, next) => {
+      const info = (req as unknown as Record<string, { resetTime?: Date } | undefined>)[requestPropertyName];
+      const resetMs = info?.resetTime === undefined ? policy.windowMs : info.resetTime.getTime() - Date.now();
+      const exceeded = exceededByResponse.get(res) ?? [];
+      exceeded.push({ policy, retryAfterSeconds: Math.max(1, Math.ceil(resetMs / 1000)) });
+      exceededByResponse.set(res, exceeded);
+      next();
+    },
+  });
+}
+
+function decide(): RequestHandler {
+  return (_req, res, next) => {
+    const exceeded = exceededByResponse.get(res);
+    if (exceeded === undefined || exceeded.length === 0) {
+      next();
+      return;
+    }
+    const retryAfter = Math.max(...exceeded.map((entry) => entry.retryAfterSeconds));
+    const first = exceeded[0]?.policy.describe ?? 'the rate limit';
+    next(
+      new HttpError(429, 'rate_limited', `Rate limit exceeded: ${first} for this API key. Retry after ${retryAfter} seconds.`, {
+        'Retry-After': String(retryAfter),
+      }),
+    );
+  };
+}
+
+function chain(handlers: readonly RequestHandler[]): RequestHandler {
+  const router = Router();
+  router.use(...handlers);
+  return router;
+}
+
+export function rateLimits(config: RateLimitConfig, stores: RateLimitStoreFactory, logger: Logger): RequestHandler {
+  const { search, standard } = policies(config);
+  const searchChain = chain([...search.map((policy) => limiter('search', policy, stores(`search:${policy.name}`), logger)), decide()]);
+  const standardChain = chain([...standard.map((policy) => limiter('standard', policy, stores(`standard:${policy.name}`), logger)), decide()]);
+  return (req, res, next) => {
+    const operation = res.locals.operation;
+    if (operation === undefined || res.locals.caller === undefined) {
+      next();
+      return;
+    }
+    if (searchOperations.has(operation.operationId)) searchChain(req, res, next);
+    else standardChain(req, res, next);
+  };
+}

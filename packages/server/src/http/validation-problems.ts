@@ -1,0 +1,183 @@
+// Turns express-openapi-validator's list of problems into the ONE problem the Error object reports:
+// the first in body order (Ajv lists them in schema order), named the way a client wrote it:
+// `/body/items/0/quantity` -> `items[0].quantity`, `/params/invoice_id` -> `invoice_id`.
+// Search requests have their own rules for naming a criterion's problem; those live with the search
+// code (firstSearchProblem), this module only hands it the problems.
+import { loadSpec, numberFormats } from '@invoice-api/contract';
+import { ApiError } from '../errors.js';
+import { firstSearchProblem } from '../search/index.js';
+import type { OperationEntry } from './locals.js';
+
+/** One entry of the validator's `errors` array. */
+export interface ValidatorProblem {
+  path: string;
+  message: string;
+  errorCode?: string;
+}
+
+type Segment = string | number;
+
+interface Located {
+  where: 'body' | 'params' | 'query' | 'headers' | 'other';
+  segments: Segment[];
+  keyword: string;
+  message: string;
+}
+
+/** The 400 for a failed request validation. */
+export function invalidRequest(problems: readonly ValidatorProblem[], body: unknown, operation: OperationEntry | undefined): ApiError {
+  const located = problems.map((problem) => locate(problem, body));
+  const first = firstInRequestOrder(located, body);
+  if (first === undefined) return new ApiError(400, 'invalid_request', 'The request is invalid.');
+
+  if (first.where === 'params') return invalidPathParameter(first, operation);
+  if (first.where === 'query') return invalidQueryParameter(first);
+  if (first.where === 'headers') {
+    const header = String(first.segments[0] ?? 'header');
+    return ApiError.invalid(header, first.message, `Invalid header '${header}': ${first.message}.`);
+  }
+  if (operation?.operationId === 'searchInvoices') {
+    const bodyProblems = located.filter((entry) => entry.where === 'body').map((entry) => ({ path: entry.segments, message: entry.message }));
+    const problem = firstSearchProblem(body, bodyProblems);
+    if (problem !== undefined) return ApiError.invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
+  }
+  return invalidBodyProperty(first, body);
+}
+
+function invalidBodyProperty(problem: Located, body: unknown): ApiError {
+  if (problem.segments.length === 0) {
+    return ApiError.invalid('body', problem.message, `The request body ${problem.message.replace(/^must be object$/, 'must be a JSON object')}.`);
+  }
+  const field = fieldName(problem.segments);
+  switch (problem.keyword) {
+    case 'required':
+      return ApiError.invalid(field, 'is required', `Missing required parameter '${field}'.`);
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return ApiError.invalid(field, 'is not a known property', `Unknown property '${field}'.`);
+    case 'type':
+      if (valueAt(body, problem.segments) === null) return ApiError.invalid(field, problem.message, `Invalid '${field}': must not be null.`);
+      return ApiError.invalid(field, problem.message);
+    default:
+      return ApiError.invalid(field, problem.message);
+  }
+}
+
+function invalidPathParameter(problem: Located, operation: OperationEntry | undefined): ApiError {
+  const name = String(problem.segments[0] ?? 'path');
+  const message = isPositiveIntegerParameter(operation, name)
+    ? `The path parameter '${name}' must be a positive integer.`
+    : `Invalid path parameter '${name}': ${problem.message}.`;
+  return ApiError.invalid(name, problem.message, message);
+}
+
+function invalidQueryParameter(problem: Located): ApiError {
+  const name = String(problem.segments[0] ?? 'query');
+  if (/^Unknown query parameter/.test(problem.message)) return ApiError.invalid(name, 'is not a known parameter', `Unknown query parameter '${name}'.`);
+  return ApiError.invalid(name, problem.message, `Invalid query parameter '${name}': ${problem.message}.`);
+}
+
+/** `/body/items/0/quantity` -> where `body`, segments `['items', 0, 'quantity']`, indexes as numbers. */
+function locate(problem: ValidatorProblem, body: unknown): Located {
+  const parts = problem.path.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const [first, ...rest] = parts;
+  const where = first === 'body' || first === 'params' || first === 'query' || first === 'headers' ? first : 'other';
+  const segments: Segment[] = [];
+  let container: unknown = where === 'body' ? body : undefined;
+  for (const part of rest) {
+    const segment: Segment = Array.isArray(container) && /^\d+$/.test(part) ? Number(part) : part;
+    segments.push(segment);
+    container = child(container, segment);
+  }
+  return { where, segments, keyword: (problem.errorCode ?? '').replace(/\.openapi\.validation$/, ''), message: friendlier(problem.message) };
+}
+
+/**
+ * Parameters first (path, query, headers: the URL is read before the body), then the body in the order
+ * its properties were written. Within one object, a missing required property comes before the
+ * properties present: a missing parameter is what the interface says to report (rule 4.2.1).
+ */
+function firstInRequestOrder(problems: readonly Located[], body: unknown): Located | undefined {
+  const whereRank: Record<Located['where'], number> = { params: 0, query: 1, headers: 2, body: 3, other: 4 };
+  const keyed = problems.map((problem, index) => ({ problem, index, position: problem.where === 'body' ? bodyPosition(problem, body) : [] }));
+  keyed.sort((a, b) => whereRank[a.problem.where] - whereRank[b.problem.where] || comparePositions(a.position, b.position) || a.index - b.index);
+  return keyed[0]?.problem;
+}
+
+function bodyPosition(problem: Located, body: unknown): number[] {
+  const position: number[] = [];
+  let container: unknown = body;
+  for (const segment of problem.segments) {
+    if (typeof segment === 'number') {
+      position.push(segment);
+    } else if (isRecord(container)) {
+      position.push(Object.keys(container).indexOf(segment));
+    } else {
+      position.push(-1);
+    }
+    container = child(container, segment);
+  }
+  return position;
+}
+
+function comparePositions(a: readonly number[], b: readonly number[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
+/** `['items', 0, 'quantity']` -> `items[0].quantity`. */
+export function fieldName(segments: readonly Segment[]): string {
+  return segments.reduce<string>((name, segment) => (typeof segment === 'number' ? `${name}[${segment}]` : name === '' ? segment : `${name}.${segment}`), '');
+}
+
+/** Ajv's text for the spec's own number formats says nothing to a client; say what the format means. */
+function friendlier(message: string): string {
+  const format = /^must match format "([^"]+)"$/.exec(message)?.[1];
+  if (format === undefined) return message;
+  const places = /^decimal(\d+)$/.exec(format)?.[1];
+  if (places !== undefined && numberFormats.some((known) => known.name === format)) return `must have at most ${places} decimals`;
+  if (format === 'date') return 'must be a date (YYYY-MM-DD)';
+  if (format === 'date-time') return 'must be an ISO 8601 timestamp';
+  return message;
+}
+
+function isPositiveIntegerParameter(operation: OperationEntry | undefined, name: string): boolean {
+  if (operation === undefined) return false;
+  const spec = loadSpec();
+  const pathItem = spec.paths[operation.path];
+  const operationObject = pathItem?.[operation.method.toLowerCase()];
+  const parameters = isRecord(operationObject) && Array.isArray(operationObject.parameters) ? operationObject.parameters : [];
+  for (const reference of parameters) {
+    const parameter = resolveReference(spec, reference);
+    if (!isRecord(parameter) || parameter.name !== name || parameter.in !== 'path') continue;
+    const schema = resolveReference(spec, parameter.schema);
+    return isRecord(schema) && schema.type === 'integer' && typeof schema.minimum === 'number' && schema.minimum >= 1;
+  }
+  return false;
+}
+
+/** Follows a local `$ref` (`#/components/...`) of the bundled spec. */
+function resolveReference(spec: unknown, value: unknown): unknown {
+  if (!isRecord(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/')) return value;
+  return value.$ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), spec);
+}
+
+function valueAt(body: unknown, segments: readonly Segment[]): unknown {
+  return segments.reduce<unknown>((node, segment) => child(node, segment), body);
+}
+
+function child(container: unknown, segment: Segment): unknown {
+  if (Array.isArray(container) && typeof segment === 'number') return container[segment];
+  if (isRecord(container) && typeof segment === 'string') return container[segment];
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
