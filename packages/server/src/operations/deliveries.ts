@@ -1,0 +1,139 @@
+// Delivery operations: create a draft, read, list, change a draft, issue it. Every write runs in one
+// transaction that locks the delivery's row first, so an issue and a concurrent issue or update of
+// the same delivery queue behind each other and the loser sees the winner's committed state.
+import { loadSpec, operationTable, type DeliveryItemInput, type Handler } from '@invoice-api/contract';
+import type { Kysely } from 'kysely';
+import type { RequestContext } from '../context.js';
+import { takeNextNumber } from '../db/accounts.js';
+import {
+  findDelivery,
+  insertDeliveryRow,
+  itemsOf,
+  listDeliveries as readDeliveries,
+  lockDeliveryRow,
+  replaceItems,
+  updateDeliveryRow,
+  type DeliveryChanges,
+  type ItemRecord,
+} from '../db/deliveries.js';
+import { findCompanyClient } from '../db/directory.js';
+import { toDelivery } from '../db/mappers.js';
+import type { DatabaseSchema } from '../db/schema.js';
+import { assertDraft, assertItemCount, formatDeliveryNumber, issueDate } from '../domain/delivery-rules.js';
+import { priceLines, sameAmount, type PricedLines } from '../domain/money.js';
+import { ApiError } from '../errors.js';
+import { accountOf, locationOf } from './caller.js';
+
+/** The list's paging defaults, as the spec's `limit` and `offset` parameters declare them. */
+const listDefaults = (() => {
+  const parameters = loadSpec().components.parameters as Record<string, { schema?: { default?: number } }> | undefined;
+  const limit = parameters?.limit?.schema?.default;
+  const offset = parameters?.offset?.schema?.default;
+  if (limit === undefined || offset === undefined) throw new Error('The spec must give the limit and offset parameters a default');
+  return { limit, offset };
+})();
+
+function notFound(deliveryId: number): ApiError {
+  return ApiError.notFound(`Delivery ${deliveryId} not found.`);
+}
+
+async function assertContact(db: Kysely<DatabaseSchema>, accountId: number, contactId: number): Promise<void> {
+  if ((await findCompanyClient(db, accountId, contactId)) === undefined) {
+    throw ApiError.invalid('contact_id', 'must name a company client of your account', `Company client ${contactId} does not exist in your account.`);
+  }
+}
+
+/** True when the stored lines are exactly the requested ones, in order (an update that changes nothing). */
+function sameLines(stored: readonly ItemRecord[], requested: PricedLines['lines']): boolean {
+  return stored.length === requested.length && stored.every((line, index) => {
+    const other = requested[index]!;
+    return line.item_id === other.item_id && sameAmount(line.quantity, other.quantity) && sameAmount(line.unit_price, other.unit_price);
+  });
+}
+
+function pricedItems(items: readonly DeliveryItemInput[] | undefined, forIssue: boolean): PricedLines | undefined {
+  if (items === undefined) return undefined;
+  assertItemCount(items.length, forIssue);
+  return priceLines(items);
+}
+
+export const createDelivery: Handler<'createDelivery', RequestContext> = async (request, context) => {
+  const accountId = accountOf(context);
+  const { contact_id: contactId, delivery_date: deliveryDate, items } = request.body;
+  const priced = pricedItems(items, false) ?? priceLines([]);
+  const created = await context.db.db.transaction().execute(async (trx) => {
+    await assertContact(trx, accountId, contactId);
+    const number = await takeNextNumber(trx, accountId, 'next_delivery_number');
+    const delivery = await insertDeliveryRow(trx, {
+      account_id: accountId,
+      delivery_nr: formatDeliveryNumber(number),
+      contact_id: contactId,
+      delivery_date: deliveryDate ?? null,
+      total_amount: priced.totalAmount,
+    });
+    return { delivery, items: await replaceItems(trx, accountId, delivery.id, priced.lines) };
+  });
+  return {
+    status: 201,
+    headers: { Location: locationOf(operationTable.getDelivery.path, created.delivery.id) },
+    body: { delivery: toDelivery(created.delivery, created.items) },
+  };
+};
+
+export const getDelivery: Handler<'getDelivery', RequestContext> = async (request, context) => {
+  const found = await findDelivery(context.db.db, accountOf(context), request.params.delivery_id);
+  if (found === undefined) throw notFound(request.params.delivery_id);
+  return { status: 200, body: { delivery: toDelivery(found.delivery, found.items) } };
+};
+
+export const listDeliveries: Handler<'listDeliveries', RequestContext> = async (request, context) => {
+  const limit = request.query.limit ?? listDefaults.limit;
+  const offset = request.query.offset ?? listDefaults.offset;
+  const deliveries = await readDeliveries(context.db.db, accountOf(context), limit, offset);
+  return { status: 200, body: { deliveries: deliveries.map(({ delivery, items }) => toDelivery(delivery, items)) } };
+};
+
+export const updateDelivery: Handler<'updateDelivery', RequestContext> = async (request, context) => {
+  const accountId = accountOf(context);
+  const deliveryId = request.params.delivery_id;
+  const { contact_id: contactId, delivery_date: deliveryDate, items } = request.body;
+  const priced = pricedItems(items, false);
+  if (contactId !== undefined) await assertContact(context.db.db, accountId, contactId);
+  const updated = await context.db.db.transaction().execute(async (trx) => {
+    const delivery = await lockDeliveryRow(trx, accountId, deliveryId);
+    if (delivery === undefined) throw notFound(deliveryId);
+    assertDraft(delivery);
+    const storedItems = await itemsOf(trx, accountId, [deliveryId]);
+    const changes: DeliveryChanges = {};
+    if (contactId !== undefined && contactId !== delivery.contact_id) changes.contact_id = contactId;
+    if (deliveryDate !== undefined && deliveryDate !== delivery.delivery_date) changes.delivery_date = deliveryDate;
+    const itemsChange = priced !== undefined && !sameLines(storedItems, priced.lines);
+    if (itemsChange) changes.total_amount = priced.totalAmount;
+    if (Object.keys(changes).length === 0) return { delivery, items: storedItems };
+    const row = await updateDeliveryRow(trx, accountId, deliveryId, changes);
+    return { delivery: row, items: itemsChange ? await replaceItems(trx, accountId, deliveryId, priced.lines) : storedItems };
+  });
+  return { status: 200, body: { delivery: toDelivery(updated.delivery, updated.items) } };
+};
+
+export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (request, context) => {
+  const accountId = accountOf(context);
+  const { delivery_id: deliveryId, contact_id: contactId, delivery_date: deliveryDate, items } = request.body;
+  // Validation (400) comes before existence (404) and state (409).
+  const priced = pricedItems(items, true) ?? priceLines([]);
+  await assertContact(context.db.db, accountId, contactId);
+  const issued = await context.db.db.transaction().execute(async (trx) => {
+    // The row lock makes racing issues queue; each later one then reads `issued` and gets 409.
+    const draft = await lockDeliveryRow(trx, accountId, deliveryId);
+    if (draft === undefined) throw notFound(deliveryId);
+    assertDraft(draft);
+    const delivery = await updateDeliveryRow(trx, accountId, deliveryId, {
+      status: 'issued',
+      contact_id: contactId,
+      delivery_date: issueDate(deliveryDate, draft.delivery_date, new Date()),
+      total_amount: priced.totalAmount,
+    });
+    return { delivery, items: await replaceItems(trx, accountId, deliveryId, priced.lines) };
+  });
+  return { status: 200, body: toDelivery(issued.delivery, issued.items) };
+};
