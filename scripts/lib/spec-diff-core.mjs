@@ -1,0 +1,280 @@
+// The breaking-change rules of `pnpm spec:diff`, on two bundled OpenAPI 3.x documents (plain
+// objects). Pure: no files, no git, so each rule has a fast test. Schemas are compared in the
+// direction data flows: a request schema breaks callers when it accepts less, a response schema
+// when it can send something callers were not promised, or stops sending what they were.
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/**
+ * @typedef {{ path: string, rule: string, message: string }} Break
+ * @typedef {'request' | 'response'} Direction
+ */
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const quote = (key) => (/^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`);
+const join = (path, ...keys) => keys.reduce((at, key) => at + quote(String(key)), path);
+
+function resolver(document) {
+  return function resolve(value) {
+    let current = value;
+    const refs = [];
+    for (let depth = 0; isObject(current) && typeof current.$ref === 'string' && depth < 50; depth += 1) {
+      refs.push(current.$ref);
+      if (!current.$ref.startsWith('#/')) throw new Error(`spec:diff: only internal $refs are supported (bundle first): ${current.$ref}`);
+      current = current.$ref.slice(2).split('/').reduce((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+    }
+    return { value: current, ref: refs[refs.length - 1] };
+  };
+}
+
+/** `type` as a set; undefined means any type. `integer` is a subset of `number`. */
+function typeSet(schema) {
+  if (schema.type === undefined) return undefined;
+  return new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
+}
+const covers = (wide, narrow) => [...narrow].every((type) => wide.has(type) || (type === 'integer' && wide.has('number')));
+
+function enumValues(schema) {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  if (schema.const !== undefined) return [schema.const];
+  return undefined;
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// Keywords whose larger value accepts more, and whose smaller value accepts more.
+const upperBounds = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'maxProperties'];
+const lowerBounds = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'];
+
+class SchemaComparer {
+  constructor(base, head, breaks) {
+    this.resolveBase = resolver(base);
+    this.resolveHead = resolver(head);
+    this.breaks = breaks;
+    this.inside = new Set();
+  }
+
+  report(path, rule, message) {
+    this.breaks.push({ path, rule, message });
+  }
+
+  /** @param {Direction} direction */
+  compare(baseSchema, headSchema, path, direction) {
+    const { value: base, ref: baseRef } = this.resolveBase(baseSchema);
+    const { value: head, ref: headRef } = this.resolveHead(headSchema);
+    if (!isObject(base) || !isObject(head)) return;
+    // A recursive schema stops where it re-enters a pair of definitions it is already inside;
+    // other routes to the same definition are compared again, so each break gets every path.
+    const key = `${direction}|${baseRef ?? ''}|${headRef ?? ''}`;
+    const tracked = Boolean(baseRef || headRef);
+    if (tracked && this.inside.has(key)) return;
+    if (tracked) this.inside.add(key);
+    try {
+      this.compareResolved(base, head, path, direction);
+    } finally {
+      if (tracked) this.inside.delete(key);
+    }
+  }
+
+  compareResolved(base, head, path, direction) {
+
+    this.compareTypes(base, head, path, direction);
+    this.compareEnums(base, head, path, direction);
+    if (direction === 'request') this.compareConstraints(base, head, path);
+    this.compareProperties(base, head, path, direction);
+    if (base.items !== undefined && head.items !== undefined) this.compare(base.items, head.items, join(path, 'items'), direction);
+    for (const keyword of ['oneOf', 'anyOf', 'allOf', 'prefixItems']) {
+      const baseList = base[keyword];
+      const headList = head[keyword];
+      if (!Array.isArray(baseList) || !Array.isArray(headList)) continue;
+      baseList.forEach((entry, index) => {
+        if (index < headList.length) this.compare(entry, headList[index], join(path, keyword, index), direction);
+      });
+      // Fewer alternatives, or more schemas that must all hold, accept fewer requests.
+      const fewerAlternatives = (keyword === 'oneOf' || keyword === 'anyOf') && headList.length < baseList.length;
+      const moreConditions = keyword === 'allOf' && headList.length > baseList.length;
+      if (direction === 'request' && (fewerAlternatives || moreConditions)) {
+        this.report(join(path, keyword), 'schema-narrowed', `${keyword} went from ${baseList.length} to ${headList.length} entries`);
+      }
+    }
+  }
+
+  compareTypes(base, head, path, direction) {
+    const baseTypes = typeSet(base);
+    const headTypes = typeSet(head);
+    if (same(baseTypes && [...baseTypes].sort(), headTypes && [...headTypes].sort())) return;
+    const describe = (types) => (types ? [...types].join(' | ') : 'any');
+    // Requests: the new type must accept every value the old one did. Responses: every value it
+    // can send must be one the old type promised.
+    const breaking = direction === 'request' ? headTypes !== undefined && (baseTypes === undefined || !covers(headTypes, baseTypes)) : baseTypes !== undefined && (headTypes === undefined || !covers(baseTypes, headTypes));
+    if (breaking) this.report(join(path, 'type'), 'type-changed', `type changed from ${describe(baseTypes)} to ${describe(headTypes)}`);
+  }
+
+  compareEnums(base, head, path, direction) {
+    const baseValues = enumValues(base);
+    const headValues = enumValues(head);
+    if (direction === 'request' && headValues !== undefined) {
+      const removed = baseValues === undefined ? undefined : baseValues.filter((value) => !headValues.some((other) => same(value, other)));
+      if (baseValues === undefined) this.report(join(path, 'enum'), 'enum-narrowed', `now limited to ${JSON.stringify(headValues)}`);
+      else if (removed.length > 0) this.report(join(path, 'enum'), 'enum-narrowed', `no longer accepts ${removed.map((value) => JSON.stringify(value)).join(', ')}`);
+    }
+    if (direction === 'response' && baseValues !== undefined) {
+      const added = headValues === undefined ? undefined : headValues.filter((value) => !baseValues.some((other) => same(value, other)));
+      if (headValues === undefined) this.report(join(path, 'enum'), 'enum-widened-in-response', `was limited to ${JSON.stringify(baseValues)}, now any value`);
+      else if (added.length > 0) this.report(join(path, 'enum'), 'enum-widened-in-response', `may now answer ${added.map((value) => JSON.stringify(value)).join(', ')}, which clients were not promised`);
+    }
+  }
+
+  compareConstraints(base, head, path) {
+    for (const keyword of upperBounds) {
+      if (typeof head[keyword] === 'number' && (typeof base[keyword] !== 'number' || head[keyword] < base[keyword])) {
+        this.report(join(path, keyword), 'constraint-tightened', `${keyword} ${base[keyword] ?? 'unset'} -> ${head[keyword]}`);
+      }
+    }
+    for (const keyword of lowerBounds) {
+      if (typeof head[keyword] === 'number' && (typeof base[keyword] !== 'number' || head[keyword] > base[keyword])) {
+        this.report(join(path, keyword), 'constraint-tightened', `${keyword} ${base[keyword] ?? 'unset'} -> ${head[keyword]}`);
+      }
+    }
+    for (const keyword of ['pattern', 'format']) {
+      if (head[keyword] !== undefined && head[keyword] !== base[keyword]) {
+        this.report(join(path, keyword), 'constraint-tightened', `${keyword} ${JSON.stringify(base[keyword] ?? null)} -> ${JSON.stringify(head[keyword])}`);
+      }
+    }
+    if (head.additionalProperties === false && base.additionalProperties !== false && typeSet(head)?.has('object')) {
+      this.report(join(path, 'additionalProperties'), 'constraint-tightened', 'unknown properties are now rejected');
+    }
+  }
+
+  compareProperties(base, head, path, direction) {
+    const baseProperties = isObject(base.properties) ? base.properties : {};
+    const headProperties = isObject(head.properties) ? head.properties : {};
+    const baseRequired = new Set(Array.isArray(base.required) ? base.required : []);
+    const headRequired = new Set(Array.isArray(head.required) ? head.required : []);
+    for (const [name, schema] of Object.entries(baseProperties)) {
+      const at = join(path, 'properties', name);
+      if (!(name in headProperties)) {
+        this.report(at, 'field-removed', `field \`${name}\` was removed`);
+        continue;
+      }
+      this.compare(schema, headProperties[name], at, direction);
+      if (direction === 'request' && !baseRequired.has(name) && headRequired.has(name)) this.report(at, 'field-now-required', `field \`${name}\` became required`);
+      if (direction === 'response' && baseRequired.has(name) && !headRequired.has(name)) this.report(at, 'field-now-optional-in-response', `field \`${name}\` may now be missing from the answer`);
+    }
+    if (direction === 'request') {
+      for (const name of headRequired) {
+        if (!(name in baseProperties) && !baseRequired.has(name)) this.report(join(path, 'properties', name), 'new-required-field', `new required field \`${name}\``);
+      }
+    }
+    if (isObject(base.additionalProperties) && isObject(head.additionalProperties)) {
+      this.compare(base.additionalProperties, head.additionalProperties, join(path, 'additionalProperties'), direction);
+    }
+  }
+}
+
+function parametersOf(resolve, pathItem, operation) {
+  const byKey = new Map();
+  for (const list of [pathItem.parameters, operation.parameters]) {
+    for (const entry of Array.isArray(list) ? list : []) {
+      const { value } = resolve(entry);
+      if (isObject(value)) byKey.set(`${value.in}:${value.name}`, value);
+    }
+  }
+  return byKey;
+}
+
+function scopesOf(document, operation) {
+  const requirements = operation.security ?? document.security ?? [];
+  return new Set(requirements.flatMap((requirement) => Object.entries(requirement).flatMap(([scheme, scopes]) => scopes.map((scope) => `${scheme}:${scope}`))));
+}
+
+function compareOperation(context, at, basePathItem, headPathItem, baseOperation, headOperation) {
+  const { base, head, schemas, report } = context;
+  const resolveBase = resolver(base);
+  const resolveHead = resolver(head);
+
+  const baseParameters = parametersOf(resolveBase, basePathItem, baseOperation);
+  const headParameters = parametersOf(resolveHead, headPathItem, headOperation);
+  for (const [key, parameter] of baseParameters) {
+    const where = join(at, 'parameters', key);
+    const next = headParameters.get(key);
+    if (!next) {
+      report(where, 'parameter-removed', `${parameter.in} parameter \`${parameter.name}\` was removed`);
+      continue;
+    }
+    if (!parameter.required && next.required) report(where, 'parameter-now-required', `${parameter.in} parameter \`${parameter.name}\` became required`);
+    schemas.compare(parameter.schema, next.schema, join(where, 'schema'), 'request');
+  }
+  for (const [key, parameter] of headParameters) {
+    if (!baseParameters.has(key) && parameter.required) report(join(at, 'parameters', key), 'new-required-parameter', `new required ${parameter.in} parameter \`${parameter.name}\``);
+  }
+
+  const baseBody = resolveBase(baseOperation.requestBody).value;
+  const headBody = resolveHead(headOperation.requestBody).value;
+  if (isObject(headBody)) {
+    const where = join(at, 'requestBody');
+    if (headBody.required && !(isObject(baseBody) && baseBody.required)) report(where, 'request-body-now-required', 'the request body became required');
+    if (isObject(baseBody)) {
+      for (const [media, content] of Object.entries(baseBody.content ?? {})) {
+        const next = headBody.content?.[media];
+        if (!next) report(join(where, 'content', media), 'media-type-removed', `request content type ${media} is no longer accepted`);
+        else schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'request');
+      }
+    }
+  }
+
+  for (const [status, baseResponseRef] of Object.entries(baseOperation.responses ?? {})) {
+    const where = join(at, 'responses', status);
+    const headResponseRef = headOperation.responses?.[status];
+    if (headResponseRef === undefined) {
+      report(where, 'response-removed', `response ${status} was removed`);
+      continue;
+    }
+    const baseResponse = resolveBase(baseResponseRef).value ?? {};
+    const headResponse = resolveHead(headResponseRef).value ?? {};
+    for (const [media, content] of Object.entries(baseResponse.content ?? {})) {
+      const next = headResponse.content?.[media];
+      if (!next) report(join(where, 'content', media), 'media-type-removed', `response ${status} no longer answers ${media}`);
+      else schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'response');
+    }
+    for (const name of Object.keys(baseResponse.headers ?? {})) {
+      const present = Object.keys(headResponse.headers ?? {}).some((other) => other.toLowerCase() === name.toLowerCase());
+      if (!present) report(join(where, 'headers', name), 'response-header-removed', `response header ${name} was removed`);
+    }
+  }
+
+  const baseScopes = scopesOf(base, baseOperation);
+  const added = [...scopesOf(head, headOperation)].filter((scope) => !baseScopes.has(scope));
+  if (added.length > 0) report(join(at, 'security'), 'scope-added', `now also needs ${added.join(', ')}`);
+}
+
+/**
+ * Every breaking change from `base` to `head`, each with the JSON path where it happens.
+ * @returns {Break[]}
+ */
+export function findBreakingChanges(base, head) {
+  /** @type {Break[]} */
+  const breaks = [];
+  const report = (path, rule, message) => breaks.push({ path, rule, message });
+  const schemas = new SchemaComparer(base, head, breaks);
+  const context = { base, head, schemas, report };
+  const resolveBase = resolver(base);
+  const resolveHead = resolver(head);
+
+  for (const [path, baseItemRef] of Object.entries(base.paths ?? {})) {
+    const at = join('$.paths', path);
+    const baseItem = resolveBase(baseItemRef).value ?? {};
+    const headItem = head.paths?.[path] === undefined ? undefined : resolveHead(head.paths[path]).value;
+    for (const method of methods) {
+      if (!isObject(baseItem[method])) continue;
+      const headOperation = isObject(headItem) ? headItem[method] : undefined;
+      const id = baseItem[method].operationId ? ` (${baseItem[method].operationId})` : '';
+      if (!isObject(headOperation)) {
+        report(join(at, method), 'operation-removed', `operation ${method.toUpperCase()} ${path}${id} was removed`);
+        continue;
+      }
+      compareOperation(context, join(at, method), baseItem, headItem, baseItem[method], headOperation);
+    }
+  }
+  // One break per place, even when two routes lead to it.
+  const unique = new Map(breaks.map((entry) => [`${entry.path}|${entry.rule}|${entry.message}`, entry]));
+  return [...unique.values()];
+}

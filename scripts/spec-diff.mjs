@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `pnpm spec:diff [git-ref]`: fails (exit 1) when the spec in openapi/ breaks what the spec at
+// git-ref (default HEAD~1) promised, listing each break with its JSON path. The ref's openapi/
+// folder is taken with `git archive` into a temporary directory and bundled there with the same
+// Redocly CLI, so both sides are compared as single documents.
+//   --repo <dir>   compare that repository's working tree instead of this one (used by the tests)
+//   --json         print the breaks as JSON
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { repoRoot } from './lib/prism.mjs';
+import { findBreakingChanges } from './lib/spec-diff-core.mjs';
+
+const redocly = join(repoRoot, 'node_modules/.bin/redocly');
+
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/** Bundles `<dir>/openapi/openapi.yaml` (with `<dir>/redocly.yaml` when there is one) into one object. */
+function bundle(dir) {
+  const output = join(dir, '.spec-diff-bundle.json');
+  run(redocly, ['bundle', 'openapi/openapi.yaml', '--output', output, '--ext', 'json'], {
+    cwd: dir,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+  try {
+    return JSON.parse(readFileSync(output, 'utf8'));
+  } finally {
+    rmSync(output, { force: true });
+  }
+}
+
+/** The spec as it was at `ref`, or undefined when the ref has no openapi/ folder. */
+function bundleAtRef(repo, ref) {
+  run('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repo });
+  const present = run('git', ['ls-tree', '--name-only', ref, 'openapi', 'redocly.yaml'], { cwd: repo }).split('\n').filter(Boolean);
+  if (!present.includes('openapi')) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
+  try {
+    const archive = spawnSync('git', ['archive', '--format=tar', ref, ...present], { cwd: repo, maxBuffer: 256 * 1024 * 1024 });
+    if (archive.status !== 0) throw new Error(`git archive ${ref} failed: ${archive.stderr}`);
+    run('tar', ['-x', '-C', dir], { input: archive.stdout, encoding: undefined });
+    return bundle(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function parseArguments(argv) {
+  const options = { ref: 'HEAD~1', repo: undefined, json: false };
+  const rest = argv.filter((arg) => arg !== '--');
+  for (let index = 0; index < rest.length; index += 1) {
+    const arg = rest[index];
+    if (arg === '--json') options.json = true;
+    else if (arg === '--repo') options.repo = resolve(rest[++index] ?? '');
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
+    else options.ref = arg;
+  }
+  return options;
+}
+
+function main() {
+  const options = parseArguments(process.argv.slice(2));
+  if (options.help) {
+    console.log('usage: pnpm spec:diff [git-ref] [--json]   (default ref: HEAD~1)');
+    return 0;
+  }
+  const repo = options.repo ?? repoRoot;
+  let head;
+  if (options.repo) {
+    head = bundle(repo);
+  } else {
+    run(process.execPath, [join(repoRoot, 'scripts/generate.mjs')], { cwd: repoRoot });
+    head = JSON.parse(readFileSync(join(repoRoot, 'packages/contract/generated/openapi.json'), 'utf8'));
+  }
+  if (!existsSync(join(repo, 'openapi/openapi.yaml'))) throw new Error(`${repo} has no openapi/openapi.yaml`);
+  const base = bundleAtRef(repo, options.ref);
+  if (base === undefined) {
+    console.log(`spec:diff: ${options.ref} has no openapi/ folder: nothing to compare against.`);
+    return 0;
+  }
+  const breaks = findBreakingChanges(base, head);
+  if (options.json) console.log(JSON.stringify(breaks, null, 2));
+  else if (breaks.length === 0) console.log(`spec:diff: no breaking change since ${options.ref}.`);
+  else {
+    console.log(`spec:diff: ${breaks.length} breaking change(s) since ${options.ref}:`);
+    for (const entry of breaks) console.log(`  ${entry.rule.padEnd(30)} ${entry.path}\n  ${''.padEnd(30)} ${entry.message}`);
+  }
+  return breaks.length === 0 ? 0 : 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  console.error(`spec:diff: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 2;
+}
