@@ -1,15 +1,15 @@
 // Composition of the HTTP service. The order of the middleware IS the order of the checks the product
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
-// outside the API; then per operation: which operation (404/405), token (401), rate limit (429), body
-// (413/415/400 malformed), scope (403) and shape (400) by the validator, the handler (404/409...), and
-// one error mapper at the end.
+// outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
+// (403), body (413/415/400 malformed), shape (400) by the validator, the handler (404/409...), and one
+// error mapper at the end.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
 import { BODY_LIMIT_BYTES, type Config } from './config.js';
 import type { RequestContext } from './context.js';
 import type { Database } from './db/database.js';
-import { authenticate, createTokenVerifier } from './http/auth.js';
+import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js';
 import { errorMapper } from './http/errors.js';
 import { httpLogging } from './http/logging.js';
 import { operationResolver } from './http/operation-resolver.js';
@@ -51,6 +51,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(operationResolver());
   app.use(authenticate(verifier));
   app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
+  app.use(requireScopes());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' }));
   app.use(specValidator({ responseValidation: config.responseValidation }));
   app.use(

@@ -121,16 +121,37 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
   };
 }
 
+function hasScopes(caller: Caller | undefined, required: readonly string[]): boolean {
+  return caller !== undefined && required.every((scope) => caller.scopes.has(scope));
+}
+
 /**
- * express-openapi-validator's handler for the spec's `oauth2` scheme. The validator passes the scopes
- * the spec's `security` names for the operation; the token itself was already verified by
- * `authenticate`. Throwing `{status: 403}` makes the validator answer 403 (mapped in errors.ts).
+ * 403 when the token lacks the operation's scopes (from the operation table, i.e. the spec's
+ * `security`). Runs after the rate limit and before the body parser, so that the decided order holds
+ * even for a body that is malformed or too large: token, rate limit, scope, then the body.
+ */
+export function requireScopes(): RequestHandler {
+  return (_req, res, next) => {
+    const operation = res.locals.operation;
+    if (operation === undefined || !operation.authenticated || hasScopes(res.locals.caller, operation.scopes)) {
+      next();
+      return;
+    }
+    next(insufficientScope(operation));
+  };
+}
+
+/**
+ * express-openapi-validator's handler for the spec's `oauth2` scheme: the same check, with the scopes
+ * the validator reads from the operation's `security` itself. `requireScopes` has already answered
+ * 403 by then; this keeps the validator's own security step meaningful rather than "any bearer passes".
+ * Throwing `{status: 403}` makes the validator answer 403 (mapped in errors.ts).
  */
 export function scopeCheck(): (req: { res?: { locals: Express.Locals } }, scopes: string[]) => boolean {
   return (req, scopes) => {
-    const granted = req.res?.locals.caller?.scopes;
-    if (granted === undefined) return false;
-    if (scopes.every((scope) => granted.has(scope))) return true;
+    const caller = req.res?.locals.caller;
+    if (caller === undefined) return false;
+    if (hasScopes(caller, scopes)) return true;
     throw Object.assign(new Error('insufficient scope'), { status: 403 });
   };
 }

@@ -1,0 +1,65 @@
+// Starts the real app on a free loopback port (PORT=0) for a test file, with its own key file, and
+// mints tokens signed with that key. Everything goes through real HTTP with fetch.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { HandlerMap } from '@invoice-api/contract';
+import { pino, type Logger } from 'pino';
+import { createApp } from '../../../src/app.js';
+import { loadConfig, type Config } from '../../../src/config.js';
+import type { RequestContext } from '../../../src/context.js';
+import type { Database } from '../../../src/db/database.js';
+import { mintDevToken, type DevTokenOptions } from '../../../src/dev/token.js';
+import type { RateLimitStoreFactory } from '../../../src/http/rate-limit.js';
+import { startServer, type RunningServer } from '../../../src/http/server.js';
+import { stubHandlers } from './handlers.js';
+
+/** One development key for every test of this process, in a private temporary directory. */
+export const testKeyFile = join(mkdtempSync(join(tmpdir(), 'invoice-api-http-')), 'jwt-signing-key.json');
+
+export interface TestServiceOptions {
+  database: Database;
+  handlers?: HandlerMap<RequestContext>;
+  /** Environment variables on top of PORT=0, the test key file and silent logs. */
+  env?: Record<string, string>;
+  rateLimitStore?: RateLimitStoreFactory;
+  logger?: Logger;
+}
+
+export interface TestService {
+  url: string;
+  config: Config;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export async function startTestService(options: TestServiceOptions): Promise<TestService> {
+  const config = loadConfig({ PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent', ...options.env });
+  const app = await createApp({
+    config,
+    database: options.database,
+    handlers: options.handlers ?? stubHandlers(),
+    logger: options.logger ?? pino({ level: 'silent' }),
+    ...(options.rateLimitStore === undefined ? {} : { rateLimitStore: options.rateLimitStore }),
+  });
+  const server = await startServer(app, config);
+  return { url: server.url, config, server, close: () => server.close(1_000) };
+}
+
+/** A token signed with the test key; all scopes, client `dev`, account 1 unless told otherwise. */
+export function token(options: Omit<DevTokenOptions, 'keyFile'> = {}): Promise<string> {
+  return mintDevToken({ ...options, keyFile: testKeyFile });
+}
+
+/** A logger whose JSON lines the test can read. */
+export function capturingLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines: () => lines };
+}

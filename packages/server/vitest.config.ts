@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The server's tests use real PostgreSQL and Redis on loopback and PGlite in memory: each file opens
+// its own databases (PGlite's initdb takes seconds on a busy machine), hence the generous hook timeout.
+export default defineConfig({
+  test: {
+    name: 'server',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
