@@ -1,0 +1,80 @@
+// SIGTERM under load: every request that reached the service before the signal gets its whole
+// answer, and the process exits within its grace period.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPostgres, type TestPostgres } from './support/postgres.js';
+import { startService } from './support/service.js';
+import { call } from './support/http.js';
+import { token } from './support/tokens.js';
+
+const shutdownTimeoutMs = 5_000;
+let postgres: TestPostgres;
+
+beforeAll(async () => {
+  postgres = await createTestPostgres('robust_shutdown');
+});
+afterAll(async () => {
+  await postgres.drop();
+});
+
+/** A request whose body is still arriving when SIGTERM comes: the server must wait for it and answer. */
+function halfSentSearch(url: string, bearer: string): { finish(): void; answer: Promise<string> } {
+  const { hostname, port } = new URL(url);
+  const body = JSON.stringify({ criteria: [{ field: 'status', operator: '=', value: 'paid' }] });
+  const socket = connect(Number(port), hostname);
+  socket.write(`POST /api/v1/invoices/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  socket.write(body.slice(0, 10));
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('utf8');
+  });
+  const answer = new Promise<string>((resolve, reject) => {
+    socket.once('close', () => resolve(received));
+    socket.once('error', reject);
+  });
+  return { finish: () => socket.write(body.slice(10)), answer };
+}
+
+describe('graceful shutdown', () => {
+  it('completes every request accepted before SIGTERM and exits within its bound', async () => {
+    const service = await startService({ DATABASE_URL: postgres.url, SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) });
+    const bearer = await token();
+    const started: Array<Promise<{ status: number; complete: boolean }>> = [];
+    let signalled = false;
+    // Twenty loops of searches until the signal; each request started before it is tracked.
+    const loops = Array.from({ length: 20 }, async () => {
+      while (!signalled) {
+        const request = call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { limit: 200, criteria: [{ field: 'description', operator: 'like', value: 'e' }] }, timeoutMs: 15_000 }).then(
+          (answer) => ({ status: answer.status, complete: Array.isArray((answer.body as { data?: unknown }).data) }),
+        );
+        started.push(request);
+        await request.catch(() => undefined);
+      }
+    });
+    const halfSent = halfSentSearch(service.url, bearer);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Stop starting requests, give the last ones written a moment to reach the server's parser (a
+    // request still in the kernel's buffer is not yet accepted), then signal.
+    signalled = true;
+    const inFlightAtSignal = started.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const signalAt = Date.now();
+    service.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    halfSent.finish();
+
+    const outcomes = await Promise.allSettled(started.slice(0, inFlightAtSignal));
+    await Promise.all(loops);
+    const exitCode = await service.exited;
+    const exitAfterMs = Date.now() - signalAt;
+
+    const failures = outcomes.filter((outcome) => outcome.status === 'rejected' || outcome.value.status !== 200 || !outcome.value.complete);
+    expect(failures).toEqual([]);
+    expect(inFlightAtSignal).toBeGreaterThan(20);
+    const raw = await halfSent.answer;
+    expect(raw).toMatch(/^HTTP\/1\.1 200/);
+    expect(raw).toMatch(/"pagination":\{/);
+    expect(exitCode).toBe(0);
+    expect(exitAfterMs).toBeLessThan(shutdownTimeoutMs + 1_500);
+  });
+});
