@@ -15,6 +15,8 @@ export function httpLogging(logger: Logger): RequestHandler {
     logger,
     genReqId: (_req, res) => res.locals.requestId,
     customAttributeKeys: { reqId: 'requestId' },
+    // Binds the request id at the top level of every line the request logs (req.log included).
+    quietReqLogger: true,
     customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
       req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),

@@ -1,0 +1,95 @@
+// The configuration: defaults, and a clear refusal (naming the variable) for every bad value.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEV_TOKEN_AUDIENCE, DEV_TOKEN_ISSUER, defaultDevKeyFile, loadConfig } from '../../src/config.js';
+
+const production = { NODE_ENV: 'production', JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'https://api.example.com', JWT_JWKS_URL: 'https://auth.example.com/jwks.json' };
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      production: false,
+      host: '127.0.0.1',
+      port: 3000,
+      database: { url: undefined, poolSize: 10 },
+      seedDemoData: true,
+      auth: { mode: 'dev', keyFile: defaultDevKeyFile, issuer: DEV_TOKEN_ISSUER, audience: DEV_TOKEN_AUDIENCE },
+      rateLimit: { searchPerMinute: 100, searchPerHour: 1000, perMinute: 600, redisUrl: undefined },
+      corsOrigins: [],
+      logLevel: 'info',
+      responseValidation: true,
+      timeouts: { shutdownMs: 10_000, headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
+    });
+    expect(defaultDevKeyFile).toMatch(/\/\.dev\/jwt-signing-key\.json$/);
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      DATABASE_URL: 'postgres://user@db:5432/invoices',
+      REDIS_URL: 'redis://cache:6379',
+      RATE_LIMIT_SEARCH_PER_MINUTE: '5',
+      RATE_LIMIT_SEARCH_PER_HOUR: '50',
+      RATE_LIMIT_PER_MINUTE: '60',
+      CORS_ORIGINS: 'https://a.example, https://b.example:8443',
+      LOG_LEVEL: 'WARN',
+      RESPONSE_VALIDATION: 'off',
+      SHUTDOWN_TIMEOUT_MS: '2500',
+      DEV_KEY_FILE: '/tmp/key.json',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 0,
+      database: { url: 'postgres://user@db:5432/invoices' },
+      auth: { mode: 'dev', keyFile: '/tmp/key.json' },
+      rateLimit: { searchPerMinute: 5, searchPerHour: 50, perMinute: 60, redisUrl: 'redis://cache:6379' },
+      corsOrigins: ['https://a.example', 'https://b.example:8443'],
+      logLevel: 'warn',
+      responseValidation: false,
+      timeouts: { shutdownMs: 2500 },
+    });
+    expect(loadConfig({ DATABASE_URL: 'memory:' }).database.url).toBe('memory:');
+  });
+
+  it.each([
+    [{ PORT: '70000' }, /PORT/],
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ RATE_LIMIT_SEARCH_PER_MINUTE: '0' }, /RATE_LIMIT_SEARCH_PER_MINUTE/],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
+    [{ REDIS_URL: 'cache:6379' }, /REDIS_URL/],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS.*https:\/\/a\.example/],
+    [{ CORS_ORIGINS: 'not a url' }, /CORS_ORIGINS/],
+    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, /REQUEST_TIMEOUT_MS/],
+    [{ JWT_ISSUER: 'https://auth.example.com/' }, /JWT_AUDIENCE, JWT_JWKS_URL/],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a database URL, which may hold a password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+
+  describe('in production', () => {
+    it('verifies tokens with the JWKS, issuer and audience', () => {
+      const config = loadConfig(production);
+      expect(config.production).toBe(true);
+      expect(config.auth).toEqual({ mode: 'jwks', jwksUrl: new URL(production.JWT_JWKS_URL), issuer: production.JWT_ISSUER, audience: production.JWT_AUDIENCE });
+      expect(config.seedDemoData).toBe(false);
+    });
+
+    it('refuses to start with the development key', () => {
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_ISSUER, JWT_AUDIENCE, JWT_JWKS_URL must be set/);
+      expect(() => loadConfig({ ...production, JWT_AUDIENCE: '' })).toThrow(/JWT_AUDIENCE/);
+      expect(() => loadConfig({ ...production, DEV_KEY_FILE: '/tmp/key.json' })).toThrow(/DEV_KEY_FILE/);
+    });
+
+    it('wants the key set over https', () => {
+      expect(() => loadConfig({ ...production, JWT_JWKS_URL: 'http://auth.example.com/jwks.json' })).toThrow(/https/);
+    });
+  });
+});

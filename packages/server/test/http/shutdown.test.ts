@@ -1,0 +1,91 @@
+// Graceful shutdown of the HTTP server: a request in flight finishes, new connections are refused,
+// idle keep-alive connections do not hold the close up, and a request that will not finish is cut
+// when the grace period ends.
+import http from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/databases.js';
+import { stubHandlers } from './support/handlers.js';
+import { startTestService, token, type TestService } from './support/service.js';
+
+/** A users list that answers only when the test says so. */
+function gatedUsers() {
+  let open: () => void = () => undefined;
+  let entered: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (entered = resolve));
+  const handlers = stubHandlers({
+    listUsers: async () => {
+      entered();
+      await gate;
+      return { status: 200, body: { users: [] } };
+    },
+  });
+  return { handlers, open: () => open(), reached };
+}
+
+/** A GET on a fresh keep-alive connection, reporting what happened to the socket. */
+function getOnOwnConnection(url: string, headers: Record<string, string>): Promise<{ status: number; body: string; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const agent = new http.Agent({ keepAlive: true });
+    const request = http.get(url, { agent, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        agent.destroy();
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection });
+      });
+    });
+    request.on('error', (error) => {
+      agent.destroy();
+      reject(error);
+    });
+  });
+}
+
+describe('graceful shutdown', () => {
+  const database = useTestDatabase('postgres', { name: 'http_shutdown' });
+  const services: TestService[] = [];
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.close()));
+  });
+
+  it('finishes the request in flight, refuses new connections and closes idle keep-alive sockets', async () => {
+    const gated = gatedUsers();
+    const service = await startTestService({ database: database(), handlers: gated.handlers });
+    services.push(service);
+    const authorization = `Bearer ${await token()}`;
+
+    // An idle keep-alive connection (fetch keeps it in its pool): it must not delay the close.
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+
+    const inFlight = getOnOwnConnection(`${service.url}/api/v1/users`, { authorization });
+    await gated.reached;
+    const started = Date.now();
+    const closed = service.server.close(10_000);
+
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    gated.open();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ users: [] });
+    expect(answer.connection).toBe('close');
+    await closed;
+    // Well before the keep-alive timeout (5 s) or the grace period (10 s).
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('cuts a request that does not finish within the grace period', async () => {
+    const gated = gatedUsers();
+    const service = await startTestService({ database: database(), handlers: gated.handlers });
+    services.push(service);
+
+    const inFlight = getOnOwnConnection(`${service.url}/api/v1/users`, { authorization: `Bearer ${await token()}` });
+    await gated.reached;
+    const started = Date.now();
+    await service.server.close(300);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(inFlight).rejects.toThrow(/socket hang up|ECONNRESET/);
+    gated.open();
+  });
+});
