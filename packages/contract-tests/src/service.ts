@@ -1,7 +1,9 @@
-// Starts the real service as a child process on a free port with an in-memory PGlite database, and
-// resolves once it logs `{"msg":"listening","url":...}`. Fails with the service's last output when it
-// exits or stays silent.
+// Starts the real service as a child process with an in-memory PGlite database, on a free port, and
+// resolves once it answers GET /healthz (polled) or logs `{"msg":"listening","url":...}`, whichever
+// comes first: the listening line is an info log and does not show at LOG_LEVEL=warn. Fails with the
+// service's last output when it exits or does not come up in time.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/prism.mjs';
 
@@ -28,7 +30,31 @@ function listeningUrl(line: string): string | undefined {
   }
 }
 
-export function startService({ keyFile, timeoutMs = 120_000, env = {} }: ServiceOptions): Promise<RunningService> {
+/** A port nothing listens on right now (the kernel's pick for port 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function answersHealth(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/healthz', url), { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function startService({ keyFile, timeoutMs = 120_000, env = {} }: ServiceOptions): Promise<RunningService> {
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'packages/server/src/main.ts')], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +62,7 @@ export function startService({ keyFile, timeoutMs = 120_000, env = {} }: Service
       ...process.env,
       NODE_OPTIONS: '',
       NODE_ENV: 'test',
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: 'memory:',
       DEV_KEY_FILE: keyFile,
@@ -50,7 +76,22 @@ export function startService({ keyFile, timeoutMs = 120_000, env = {} }: Service
   });
   const recent: string[] = [];
   let exited = false;
+  let loggedUrl: string | undefined;
   const exit = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        recent.push(line);
+        if (recent.length > 40) recent.shift();
+        loggedUrl ??= listeningUrl(line);
+      }
+    });
+  }
 
   async function stop(): Promise<void> {
     if (exited) return;
@@ -60,30 +101,16 @@ export function startService({ keyFile, timeoutMs = 120_000, env = {} }: Service
     clearTimeout(killer);
   }
 
-  return new Promise<RunningService>((resolve, reject) => {
-    const fail = (reason: string) => {
-      clearTimeout(timer);
-      void stop().then(() => reject(new Error(`service: ${reason}\n--- last service output ---\n${recent.join('\n')}`)));
-    };
-    const timer = setTimeout(() => fail(`no "listening" log line within ${timeoutMs} ms`), timeoutMs);
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffered = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => {
-        buffered += chunk;
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          recent.push(line);
-          if (recent.length > 40) recent.shift();
-          const url = listeningUrl(line);
-          if (url) {
-            clearTimeout(timer);
-            resolve({ url, stop });
-          }
-        }
-      });
-    }
-    void exit.then(() => fail('exited before listening'));
-  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (loggedUrl) return { url: loggedUrl, stop };
+    if (exited) break;
+    if (await answersHealth(url)) return { url, stop };
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  const reason = exited ? 'exited before it answered' : `did not answer GET /healthz within ${timeoutMs} ms`;
+  await stop();
+  throw new Error(`service: ${reason}\n--- last service output ---\n${recent.join('\n')}`);
 }
