@@ -29,7 +29,7 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
-  // eslint-disable-next-line require-yield -- streaming is not offered; the signature is Kysely's.
+  // Kysely's `.stream()`; nothing here streams, and PGlite has no cursors to stream with.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on PGlite');
   }

@@ -6,7 +6,7 @@ import type { DeliveryStatus, InvoiceStatus, User } from '@invoice-api/contract'
 /** A timestamptz(3): read as an ISO 8601 UTC string, written as one (or left to its default). */
 type Timestamp = ColumnType<string, string | undefined, string>;
 /** A numeric column: exact decimal text both ways (numbers are accepted on write). */
-type Decimal = ColumnType<string, string | number, string | number>;
+type DecimalText = ColumnType<string, string | number, string | number>;
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -45,7 +45,7 @@ export interface InvoicesTable {
   client_id: number;
   /** Copied from the client when the invoice is written, so that sorting by it can use an index. */
   client_name: string;
-  amount: Decimal;
+  amount: DecimalText;
   currency: string;
   status: InvoiceStatus;
   due_date: string;
@@ -61,7 +61,7 @@ export interface DeliveriesTable {
   contact_id: number;
   delivery_date: string | null;
   status: DeliveryStatus;
-  total_amount: Decimal;
+  total_amount: DecimalText;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -73,9 +73,9 @@ export interface DeliveryItemsTable {
   /** Order of the line within its delivery, from 0, so items come back as they were sent. */
   position: number;
   item_id: number;
-  quantity: Decimal;
-  unit_price: Decimal;
-  total: Decimal;
+  quantity: DecimalText;
+  unit_price: DecimalText;
+  total: DecimalText;
 }
 
 export interface DatabaseSchema {
