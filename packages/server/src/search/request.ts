@@ -128,7 +128,6 @@ function schemaIssue(message: string): string {
  * Undefined when the body is not an object (the caller reports that as a whole-body problem).
  */
 export function firstSearchProblem(body: unknown, schemaProblems: Array<{ path: Array<string | number>; message: string }>): SearchProblem | undefined {
-  if (body === undefined && schemaProblems.length === 0) return undefined;
   if (!isRecord(body)) return undefined;
   const own = locateProblems(body);
   const criteriaPosition = Object.keys(body).indexOf('criteria');

@@ -93,6 +93,11 @@ describe.each(engines)('invoice search on %s', (engine) => {
     else expect(numbers(page)).toEqual([...expected].sort());
   });
 
+  it('compares amounts that JSON writes in exponent form', async () => {
+    expect(numbers(await search({ criteria: [{ field: 'amount', operator: 'between', value: [1e-7, 0.5] }] }))).toEqual([]);
+    expect((await search({ criteria: [{ field: 'amount', operator: '<', value: 1e21 }] })).pagination.total).toBe(30);
+  });
+
   it('matches the largest amount exactly', async () => {
     expect(numbers(await search({ criteria: [{ field: 'amount', operator: '=', value: 999999999999.99 }] }))).toEqual(['inv-b4']);
   });
