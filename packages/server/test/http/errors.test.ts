@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { useTestDatabase } from '../support/databases.js';
 import { stubHandlers } from './support/handlers.js';
+import { errorBody } from './support/responses.js';
 import { startTestService, token, type TestService } from './support/service.js';
 
 const errorShape = { error: expect.any(String), message: expect.any(String) };
@@ -71,15 +72,15 @@ describe('error answers', () => {
     it('names a criterion on an unknown field by the field name as sent', async () => {
       const response = await postJson('/api/v1/invoices/search', { criteria: [{ field: 'amount', operator: '>', value: 1 }, { field: 'client_name', operator: '=', value: 'x' }] });
       expect(response.status).toBe(400);
-      const body = await response.json();
-      expect(body.details.field).toBe('client_name');
-      expect(body.details.issue).toMatch(/searchable/);
+      const body = await errorBody(response);
+      expect(body.details?.field).toBe('client_name');
+      expect(body.details?.issue).toMatch(/searchable/);
     });
 
     it('rejects an unknown search property', async () => {
       const response = await postJson('/api/v1/invoices/search', { page: 2 });
       expect(response.status).toBe(400);
-      expect((await response.json()).details).toEqual({ field: 'page', issue: 'is not a known property' });
+      expect((await errorBody(response)).details).toEqual({ field: 'page', issue: 'is not a known property' });
     });
 
     it('names a path id that is not a positive integer', async () => {
@@ -117,7 +118,7 @@ describe('error answers', () => {
     it('reports decimal places in words, and the first problem in body order', async () => {
       const response = await postJson('/2.0/delivery/issue', { items: [{ item_id: 1, quantity: 1, unit_price: 1.23456 }], delivery_id: 'x', contact_id: 1 });
       expect(response.status).toBe(400);
-      expect((await response.json()).details).toEqual({ field: 'items[0].unit_price', issue: 'must have at most 4 decimals' });
+      expect((await errorBody(response)).details).toEqual({ field: 'items[0].unit_price', issue: 'must have at most 4 decimals' });
     });
 
     it('says a null is not allowed', async () => {
@@ -205,7 +206,7 @@ describe('error answers', () => {
     it('builds the message from the operation summary', async () => {
       const response = await call('/api/v1/invoices/7', { token: await token({ scopes: [] }) });
       expect(response.status).toBe(403);
-      expect((await response.json()).message).toBe("Your permissions to get an invoice are insufficient: the token needs the scope 'invoices:read'.");
+      expect((await errorBody(response)).message).toBe("Your permissions to get an invoice are insufficient: the token needs the scope 'invoices:read'.");
     });
   });
 

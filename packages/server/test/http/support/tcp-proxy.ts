@@ -33,18 +33,19 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
+  const cutAll = (): void => {
+    cut = true;
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
   return {
     port,
-    cut() {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-    },
+    cut: cutAll,
     restore() {
       cut = false;
     },
     async close() {
-      this.cut();
+      cutAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,0 +1,120 @@
+// The process: read the configuration, open and migrate the database (seeding an empty one with the
+// demo data), connect Redis when configured, listen, and shut down gracefully on SIGTERM/SIGINT.
+// `startService` is the same sequence for callers that run the service in-process (contract tests).
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { seedIfEmpty } from './db/seed.js';
+import { createLogger } from './http/logging.js';
+import { redisStores } from './http/rate-limit.js';
+import { closeRedis, createRedisClient, waitUntilReady } from './http/redis.js';
+import { startServer } from './http/server.js';
+import { createHandlers } from './operations/index.js';
+
+/** How long the start waits for Redis before serving with fail-open rate limits. */
+const redisStartupWaitMs = 3_000;
+
+export interface RunningService {
+  /** `http://host:port` actually listened on. */
+  url: string;
+  /** Graceful stop: requests in flight finish (within the configured grace period), then everything closes. */
+  stop(): Promise<void>;
+}
+
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
+  const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize });
+  let redis: ReturnType<typeof createRedisClient> | undefined;
+  try {
+    await migrate(database);
+    if (config.seedDemoData && (await seedIfEmpty(database))) logger.info('empty database seeded with the demo data');
+
+    if (config.rateLimit.redisUrl !== undefined) {
+      redis = createRedisClient(config.rateLimit.redisUrl, logger);
+      if (!(await waitUntilReady(redis, redisStartupWaitMs))) logger.warn('Redis not ready at start: serving without rate limits until it is');
+    }
+    const app = await createApp({
+      config,
+      database,
+      handlers: createHandlers(),
+      logger,
+      ...(redis === undefined ? {} : { rateLimitStore: redisStores(redis, config.rateLimit.redisKeyPrefix) }),
+    });
+    const server = await startServer(app, config);
+    logger.info({ url: server.url, database: database.engine, rateLimits: redis === undefined ? 'memory' : 'redis' }, 'listening');
+
+    let stopped: Promise<void> | undefined;
+    return {
+      url: server.url,
+      stop() {
+        stopped ??= (async () => {
+          await server.close(config.timeouts.shutdownMs);
+          await database.close();
+          if (redis !== undefined) await closeRedis(redis);
+        })();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await database.close();
+    if (redis !== undefined) await closeRedis(redis);
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel);
+  let service: RunningService;
+  try {
+    service = await startService(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'the service could not start');
+    process.exit(1);
+  }
+
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.info({ signal, graceMs: config.timeouts.shutdownMs }, 'shutting down');
+    // The grace period covers requests in flight; closing the database and Redis gets one more second.
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long: exiting anyway');
+      process.exit(1);
+    }, config.timeouts.shutdownMs + 1_000);
+    force.unref();
+    service.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+/** True when this file is the program (`tsx src/main.ts`), not an import. */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) await main();

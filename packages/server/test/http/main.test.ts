@@ -1,0 +1,77 @@
+// The service as a process (src/main.ts): it migrates and seeds a fresh database, logs the URL it
+// listens on (PORT=0), serves, and stops cleanly on SIGTERM; a bad setting stops it before it starts.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type ScratchPostgres } from '../support/databases.js';
+import { testKeyFile, token } from './support/service.js';
+
+const entry = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+interface Started {
+  url: Promise<string>;
+  exited: Promise<number | null>;
+  lines: Array<Record<string, unknown>>;
+  stderr: () => string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+function startMain(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'info', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      lines.push(parsed);
+      if (parsed.msg === 'listening' && typeof parsed.url === 'string') resolve(parsed.url);
+    });
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
+  });
+  url.catch(() => undefined);
+  return { url, exited, lines, stderr: () => stderr, kill: (signal) => child.kill(signal) };
+}
+
+describe('src/main.ts', () => {
+  let scratch: ScratchPostgres;
+  beforeAll(async () => {
+    scratch = await createPostgresDatabase('http_main');
+  });
+  afterAll(() => scratch?.drop());
+
+  it('migrates and seeds, logs its URL, serves, and exits 0 on SIGTERM', async () => {
+    const service = startMain({ DATABASE_URL: scratch.url, SEED_DEMO_DATA: 'on' });
+    try {
+      const url = await service.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(service.lines.some((line) => line.msg === 'empty database seeded with the demo data')).toBe(true);
+
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const users = await fetch(`${url}/api/v1/users`, { headers: { authorization: `Bearer ${await token({ accountId: 1 })}` } });
+      expect(users.status).toBe(200);
+      expect(((await users.json()) as { users: unknown[] }).users.length).toBeGreaterThan(0);
+    } finally {
+      service.kill('SIGTERM');
+    }
+    expect(await service.exited).toBe(0);
+    expect(service.lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+
+  it('refuses to start with a bad setting, naming it, with exit code 2', async () => {
+    const service = startMain({ PORT: 'eighty' });
+    expect(await service.exited).toBe(2);
+    expect(service.stderr()).toMatch(/Configuration error: PORT/);
+  });
+
+  it('refuses the development key in production', async () => {
+    const service = startMain({ NODE_ENV: 'production', JWT_ISSUER: '', JWT_AUDIENCE: '', JWT_JWKS_URL: '' });
+    expect(await service.exited).toBe(2);
+    expect(service.stderr()).toMatch(/JWT_ISSUER, JWT_AUDIENCE, JWT_JWKS_URL must be set/);
+  });
+});
