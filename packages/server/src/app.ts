@@ -38,6 +38,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Flat query strings (`?limit=10`): the spec has no nested query parameters, and the validator
+  // checks what this parser produces.
   app.set('query parser', 'simple');
 
   app.use(requestId());

@@ -8,7 +8,7 @@ import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import { insufficientScope, invalidToken } from './auth.js';
-import { HttpError } from './http-error.js';
+import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
 
@@ -27,9 +27,17 @@ export function errorMapper(): ErrorRequestHandler {
     if (mapped.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
     const body: ErrorBody = { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
     res.status(mapped.status);
-    if (mapped instanceof HttpError) for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
+    const headers = { ...headersEvery(mapped.status), ...(mapped instanceof HttpError ? mapped.headers : {}) };
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.json(body);
   };
+}
+
+/** Headers the spec requires on every answer with this status, whoever raised it (a handler too). */
+function headersEvery(status: number): Record<string, string> {
+  if (status === 401) return invalidToken().headers;
+  if (status === 503) return { 'Retry-After': String(serviceUnavailableRetryAfterSeconds) };
+  return {};
 }
 
 /** Classifies any thrown value; everything unknown is a 500. */

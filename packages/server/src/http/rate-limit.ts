@@ -8,7 +8,7 @@
 // is not a security boundary, and refusing all traffic because a cache is down would turn a small
 // outage into a full one.
 import { Router, type RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type Options, type Store, type ClientRateLimitInfo, type IncrementResponse } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type AugmentedRequest, type ClientRateLimitInfo, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisStore } from 'rate-limit-redis';
@@ -55,11 +55,8 @@ export function redisStores(redis: Redis, prefix: string): RateLimitStoreFactory
 class SelfHealingStore implements Store {
   private options: Options | undefined;
   private reloading = false;
-  readonly prefix: string;
 
-  constructor(private readonly inner: RedisStore) {
-    this.prefix = inner.prefix;
-  }
+  constructor(private readonly inner: RedisStore) {}
 
   async init(options: Options): Promise<void> {
     this.options = options;
@@ -138,7 +135,7 @@ function limiter(group: string, policy: Policy, store: Store, logger: Logger): R
     skip: (_req, res) => res.locals.caller === undefined,
     keyGenerator: (_req, res) => res.locals.caller?.apiKey ?? '',
     handler: (req, res, next) => {
-      const info = (req as unknown as Record<string, { resetTime?: Date } | undefined>)[requestPropertyName];
+      const info = (req as AugmentedRequest)[requestPropertyName];
       const resetMs = info?.resetTime === undefined ? policy.windowMs : info.resetTime.getTime() - Date.now();
       const exceeded = exceededByResponse.get(res) ?? [];
       exceeded.push({ policy, retryAfterSeconds: Math.max(1, Math.ceil(resetMs / 1000)) });

@@ -1,6 +1,7 @@
 // express-openapi-validator over the BUNDLED spec (with the split files and response validation on,
-// every response became a 500): request shape, the spec's number formats, the scope of the operation
-// (via the oauth2 security handler), and, unless turned off, every response the handlers send.
+// every response became a 500): request shape, the spec's number formats, the operation's scopes (its
+// oauth2 security handler; auth.ts's requireScopes has already answered 403 by then, earlier in the
+// decided order), and, unless turned off, every response the handlers send.
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bundledSpecPath, numberFormats } from '@invoice-api/contract';

@@ -29,6 +29,12 @@ describe('error answers', () => {
           throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
         },
         getDelivery: async () => ({ status: 200, body: { delivery: { id: 'not a delivery' } } }) as never,
+        updateInvoice: async () => {
+          throw new ApiError(401, 'unauthorized', 'The access token is invalid or expired.');
+        },
+        createDelivery: async () => {
+          throw new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable. Try again shortly.');
+        },
         issueDelivery: async (request) => {
           throw ApiError.notFound(`Delivery ${request.body.delivery_id} was not found.`);
         },
@@ -275,6 +281,15 @@ describe('error answers', () => {
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await response.json()).toEqual({ error: 'service_unavailable', message: expect.any(String) });
     });
+  });
+
+  it("adds the spec's required headers to a handler's own 401 and 503", async () => {
+    const unauthorized = await call('/api/v1/invoices/3', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    const unavailable = await postJson('/2.0/delivery', { contact_id: 1 });
+    expect(unavailable.status).toBe(503);
+    expect(Number(unavailable.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('answers every error as a JSON Error object', async () => {
