@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+describe('README', () => {
+  it('shows examples/quick-start.ts verbatim, so the documented example is the one that is run', () => {
+    const block = /```ts\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
+    expect(block?.trim()).toBe(read('../examples/quick-start.ts').trim());
+  });
+});
