@@ -29,6 +29,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** Maximum pool connections on PostgreSQL (default 10). Ignored by PGlite, which is one session. */
   poolSize?: number;
+  /**
+   * PGlite only: start from this dumped data directory (`dumpDataDir()`) instead of running initdb,
+   * which takes seconds. Tests keep one dump of a fresh cluster and start every instance from it.
+   */
+  pgliteDataDirDump?: Blob;
 }
 
 /** `.data/pglite` at the repository root (this file is packages/server/src/db/database.ts). */
@@ -41,7 +46,7 @@ const connectTimeoutMs = 3_000;
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const url = options.url?.trim() ?? '';
   if (url === '' || url === 'memory:') {
-    return openPglite(url === 'memory:' ? undefined : (options.dataDir ?? defaultPgliteDataDir));
+    return openPglite(url === 'memory:' ? undefined : (options.dataDir ?? defaultPgliteDataDir), options.pgliteDataDirDump);
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     return openPostgres(url, options.poolSize ?? 10);
@@ -50,10 +55,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   throw new Error('DATABASE_URL must be empty, "memory:", or start with postgres:// or postgresql://');
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
   if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(dataDir === undefined ? {} : { dataDir }),
+    ...(dump === undefined ? {} : { loadDataDir: dump }),
     extensions: { pg_trgm },
     parsers: typeParsers,
   });

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { databaseHookTimeoutMs } from '../support/databases.js';
+import { databaseHookTimeoutMs, pgliteTemplate } from '../support/databases.js';
 
 describe('PGlite dialect', () => {
   let directory: string;
@@ -13,7 +13,8 @@ describe('PGlite dialect', () => {
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'pglite-dialect-'));
-    database = await openDatabase({ dataDir: directory });
+    // Starting from the cached fresh cluster, not initdb: it lands in the directory like an initdb would.
+    database = await openDatabase({ dataDir: directory, pgliteDataDirDump: await pgliteTemplate() });
     await migrate(database);
     await sql`create table counters (id int primary key, value int not null)`.execute(database.db);
     await sql`insert into counters values (1, 0)`.execute(database.db);
