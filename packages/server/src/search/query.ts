@@ -1,7 +1,7 @@
 // A parsed search (request.ts) as parameterised SQL: every value is a bound parameter, every column
 // name comes from the allow-list, and every query is confined to the caller's account.
 import type { Invoice, Pagination } from '@invoice-api/contract';
-import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
@@ -19,8 +19,9 @@ function criterionExpression(eb: InvoiceExpressions, criterion: ParsedCriterion)
   const column = eb.ref(criterion.field);
   switch (criterion.operator) {
     case 'like':
-      // ILIKE (not lower() = lower()) so the trigram GIN index can serve it; '\' is the default escape.
-      return eb(column, 'ilike', `%${escapeLike(criterion.value)}%`);
+      // ILIKE under "C.utf8" folds case beyond ASCII and is the expression the trigram indexes are
+      // built on (migration 0002), so they serve it; '\' is LIKE's default escape character.
+      return eb(sql<string>`${column} collate "C.utf8"`, 'ilike', `%${escapeLike(criterion.value)}%`);
     case 'in':
       return eb(column, 'in', criterion.value);
     case 'between':

@@ -80,7 +80,7 @@ describe.each(engines)('database on %s', (engine) => {
     await database().db.transaction().execute(async (trx) => {
       await sql`drop index invoices_account_id_description_id`.execute(trx);
       await sql`set local enable_seqscan = off`.execute(trx);
-      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where description ilike '%retainer%'`.execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where (description collate "C.utf8") ilike '%retainer%'`.execute(trx);
       plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       throw rolledBack;
     }).catch((error: unknown) => {
