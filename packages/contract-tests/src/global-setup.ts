@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
-import { startService, type RunningService } from './service.js';
+import { freePort, startService, type RunningService } from './service.js';
 import { isStateful, selectedTargetNames, type Target } from './targets.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -19,22 +19,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const keyFile = join(workDir, 'dev-key.json');
   const running: Array<RunningPrism | RunningService> = [];
   const teardown = async () => {
-    await Promise.allSettled(running.map((process) => process.stop()));
+    await Promise.allSettled(running.map((child) => child.stop()));
     rmSync(workDir, { recursive: true, force: true });
   };
 
   try {
     // Minting once writes the key file, so the service and the tests share one key from the start.
     if (needsService) await mintDevToken({ keyFile });
-    const [mock, service] = await Promise.all([
-      names.includes('mock') ? startPrism({ mode: 'mock' }).then((prism) => (running.push(prism), prism)) : undefined,
-      needsService ? startService({ keyFile }).then((service) => (running.push(service), service)) : undefined,
+    // The service's port is picked first, so the proxy can start while the service seeds its data.
+    const servicePort = needsService ? await freePort() : 0;
+    const started = <T extends RunningPrism | RunningService>(child: T): T => (running.push(child), child);
+    const [mock, service, proxy] = await Promise.all([
+      names.includes('mock') ? startPrism({ mode: 'mock' }).then(started) : undefined,
+      needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,
+      names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}` }).then(started) : undefined,
     ]);
-    const proxy = names.includes('proxy') && service ? await startPrism({ mode: 'proxy', upstream: service.url }).then((prism) => (running.push(prism), prism)) : undefined;
 
     const targets: Target[] = [];
     if (mock) targets.push({ name: 'mock', baseUrl: mock.url, stateful: false, validatedByPrism: true });
-    if (proxy) targets.push({ name: 'proxy', baseUrl: proxy.url, stateful: true, validatedByPrism: true, keyFile });
+    if (proxy && service) targets.push({ name: 'proxy', baseUrl: proxy.url, stateful: true, validatedByPrism: true, keyFile });
     if (service && names.includes('service')) targets.push({ name: 'service', baseUrl: service.url, stateful: true, validatedByPrism: false, keyFile });
     project.provide('contractTargets', targets);
   } catch (error) {

@@ -14,6 +14,8 @@ export interface RunningService {
 
 export interface ServiceOptions {
   keyFile: string;
+  /** Default: a free port picked now. */
+  port?: number;
   timeoutMs?: number;
   env?: Record<string, string>;
 }
@@ -53,8 +55,8 @@ async function answersHealth(url: string): Promise<boolean> {
   }
 }
 
-export async function startService({ keyFile, timeoutMs = 120_000, env = {} }: ServiceOptions): Promise<RunningService> {
-  const port = await freePort();
+export async function startService({ keyFile, port: askedPort, timeoutMs = 120_000, env = {} }: ServiceOptions): Promise<RunningService> {
+  const port = askedPort ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'packages/server/src/main.ts')], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
