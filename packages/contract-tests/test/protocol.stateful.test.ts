@@ -5,16 +5,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { operationTable, type OperationId } from '@invoice-api/contract';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { clientFor, rawRequest, tokenFor } from '../src/clients.js';
 import { directTargets, errorOf, statefulTargets } from '../src/stateful.js';
+import { validCalls } from '../src/valid-calls.js';
 
 const foreignKeyDir = mkdtempSync(join(tmpdir(), 'contract-foreign-key-'));
 afterAll(() => rmSync(foreignKeyDir, { recursive: true, force: true }));
 const json = { 'Content-Type': 'application/json' };
+const securedOperations = (Object.keys(operationTable) as OperationId[]).filter((id) => operationTable[id].authenticated);
 const oversized = JSON.stringify({ criteria: [{ field: 'description', operator: 'like', value: 'x'.repeat(1024 * 1024 + 10) }] });
 
 describe.each(statefulTargets())('$name: protocol', (target) => {
+  it.each(securedOperations)('%s with a token lacking its scope is 403 forbidden naming the scope', async (operationId) => {
+    // Scope is checked before the body and before existence, so the valid-looking call is enough.
+    const api = await clientFor(target, { scopes: [] });
+    const result = await validCalls[operationId](api);
+    expect(result.status).toBe(403);
+    expect(errorOf(result)).toMatchObject({ error: 'forbidden' });
+    const [scope] = operationTable[operationId].scopes;
+    expect(result.response.headers.get('WWW-Authenticate')).toContain(`scope="${scope}"`);
+  });
+
   it('an expired token, and one signed with another key, are 401 invalid_token', async () => {
     const expired = await clientFor(target, { ttlSeconds: -120 });
     const foreign = await mintDevToken({ keyFile: join(foreignKeyDir, 'key.json') });
