@@ -15,7 +15,25 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/**
+ * description is indexed by its md5 digest (migration 0003: long texts do not fit a b-tree), so an
+ * equality on it also compares digests, which that index can serve; the value comparison stays exact.
+ */
+function descriptionDigestMatch(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> | undefined {
+  if (criterion.field !== 'description') return undefined;
+  const digest = sql<string>`md5(${eb.ref('description')})`;
+  if (criterion.operator === '=') return eb(digest, '=', sql<string>`md5(${criterion.value})`);
+  if (criterion.operator === 'in') return eb(digest, 'in', criterion.value.map((value) => sql<string>`md5(${value})`));
+  return undefined;
+}
+
 function criterionExpression(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> {
+  const digestMatch = descriptionDigestMatch(eb, criterion);
+  const exact = valueMatch(eb, criterion);
+  return digestMatch === undefined ? exact : eb.and([digestMatch, exact]);
+}
+
+function valueMatch(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> {
   const column = eb.ref(criterion.field);
   switch (criterion.operator) {
     case 'like':

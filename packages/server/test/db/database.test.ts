@@ -78,7 +78,7 @@ describe.each(engines)('database on %s', (engine) => {
     const rolledBack = new Error('roll back');
     let plan = '';
     await database().db.transaction().execute(async (trx) => {
-      await sql`drop index invoices_account_id_description_id`.execute(trx);
+      await sql`drop index invoices_account_id_description_md5`.execute(trx);
       await sql`set local enable_seqscan = off`.execute(trx);
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where (description collate "C.utf8") ilike '%retainer%'`.execute(trx);
       plan = rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -88,7 +88,15 @@ describe.each(engines)('database on %s', (engine) => {
     });
     expect(plan).toMatch(/Index Scan on invoices_description_trgm/);
     const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'invoices'`.execute(database().db);
-    expect(indexes.rows.map((row) => row.indexname)).toContain('invoices_account_id_description_id');
+    expect(indexes.rows.map((row) => row.indexname)).toContain('invoices_account_id_description_md5');
+  });
+
+  it('stores a description of 1,000 four-byte characters (no b-tree entry limit on it)', async () => {
+    const existing = await database().db.selectFrom('invoices').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const { id: _id, ...copy } = existing;
+    const description = '🧾'.repeat(1000);
+    const inserted = await database().db.insertInto('invoices').values({ ...copy, invoice_number: 'LONG-1', description }).returning('description').executeTakeFirstOrThrow();
+    expect(inserted.description).toBe(description);
   });
 
   it('answers false from ping once closed (the last test: it closes the shared database)', async () => {
