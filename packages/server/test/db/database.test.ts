@@ -2,6 +2,7 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, openDatabase } from '../../src/db/database.js';
+import { migrate, migrations } from '../../src/db/migrate.js';
 import { countRows, seedIfEmpty } from '../../src/db/seed.js';
 import { engines, useTestDatabase } from '../support/databases.js';
 
@@ -11,6 +12,20 @@ describe.each(engines)('database on %s', (engine) => {
   it('reports its engine and answers ping', async () => {
     expect(database().engine).toBe(engine);
     await expect(database().ping()).resolves.toBe(true);
+  });
+
+  it('has applied every migration, in order, and finds nothing left to do', async () => {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database().db);
+    expect(rows.map((row) => row.name)).toEqual(Object.keys(migrations));
+    expect((await migrate(database())).results).toEqual([]);
+  });
+
+  it('serves "one client, newest first" from an index in that order', async () => {
+    const { rows } = await sql<{ 'QUERY PLAN': string }>`
+      explain select id from invoices where account_id = 1 and client_id = 5 order by created_at desc, id desc limit 50`.execute(database().db);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/invoices_account_id_client_id_created_at_id/);
+    expect(plan).not.toMatch(/Sort Key/);
   });
 
   it('normalises int8, count, numeric, date and timestamptz the same way', async () => {
