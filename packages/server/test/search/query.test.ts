@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceSearchRequest } from '@invoice-api/contract';
+import { searchRules, type Invoice, type InvoiceSearchRequest, type SearchableField, type SearchOperator } from '@invoice-api/contract';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { NewInvoiceRow } from '../../src/db/schema.js';
@@ -73,6 +73,34 @@ describe.each(engines)('invoice search on %s', (engine) => {
     const invoice = all.find((entry) => entry.invoice_number === 'inv-b4')!;
     expect(invoice).toMatchObject({ amount: 999999999999.99, due_date: '2025-01-10', created_at: '2025-01-03T00:00:00.000Z', status: 'overdue' });
     expect(Object.keys(invoice).sort()).toEqual(['amount', 'client_id', 'client_name', 'created_at', 'currency', 'description', 'due_date', 'id', 'invoice_number', 'status', 'updated_at']);
+  });
+
+  // Every allowed (field, operator) pair of the allow-list against a plain JavaScript reference.
+  const pairs = Object.entries(searchRules.fields).flatMap(([field, rule]) => rule.operators.map((operator) => [field as SearchableField, operator as SearchOperator] as const));
+  it.each(pairs)('%s %s matches what a reference filter says', async (field, operator) => {
+    const values = all.map((invoice) => invoice[field]);
+    const sample = values[3]!;
+    const other = values[12]!;
+    const compare = (left: string | number, right: string | number): number =>
+      typeof left === 'number' && typeof right === 'number' ? left - right : left < right ? -1 : left > right ? 1 : 0;
+    const [low, high] = compare(sample, other) <= 0 ? [sample, other] : [other, sample];
+    const likeText = String(sample).slice(1, 4).toUpperCase() || 'x';
+    const cases: Record<SearchOperator, { value: unknown; test: (candidate: string | number) => boolean }> = {
+      '=': { value: sample, test: (candidate) => compare(candidate, sample) === 0 },
+      '!=': { value: sample, test: (candidate) => compare(candidate, sample) !== 0 },
+      '>': { value: sample, test: (candidate) => compare(candidate, sample) > 0 },
+      '<': { value: sample, test: (candidate) => compare(candidate, sample) < 0 },
+      '>=': { value: sample, test: (candidate) => compare(candidate, sample) >= 0 },
+      '<=': { value: sample, test: (candidate) => compare(candidate, sample) <= 0 },
+      in: { value: [sample, other], test: (candidate) => compare(candidate, sample) === 0 || compare(candidate, other) === 0 },
+      between: { value: [low, high], test: (candidate) => compare(candidate, low) >= 0 && compare(candidate, high) <= 0 },
+      like: { value: likeText, test: (candidate) => String(candidate).toLowerCase().includes(likeText.toLowerCase()) },
+    };
+    const { value, test } = cases[operator];
+    const expected = all.filter((invoice) => test(invoice[field])).map((invoice) => invoice.id);
+    const page = await search({ limit: 1000, order_by: 'id', order_direction: 'asc', criteria: [{ field, operator, value }] as InvoiceSearchRequest['criteria'] });
+    expect(page.data.map((invoice) => invoice.id)).toEqual(expected);
+    expect(page.pagination.total).toBe(expected.length);
   });
 
   it('combines criteria with AND', async () => {
