@@ -17,12 +17,10 @@ describe('getHealth', () => {
     await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({ status: 503, body: { status: 'unavailable' } });
   });
 
-  it('answers 503 for a server that refuses connections, without waiting long', async () => {
+  it('answers 503 for a server that refuses connections', async () => {
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/postgres' });
     try {
-      const started = Date.now();
-      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toMatchObject({ status: 503 });
-      expect(Date.now() - started).toBeLessThan(5_000);
+      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({ status: 503, body: { status: 'unavailable' } });
     } finally {
       await database.close();
     }
