@@ -14,6 +14,7 @@ import {
   lockInvoice,
   updateInvoice as writeInvoiceChanges,
   type InvoiceColumnChanges,
+  type InvoiceRecord,
 } from '../db/invoices.js';
 import { toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
@@ -68,7 +69,8 @@ export const getInvoice: InvoiceHandler<'getInvoice'> = async (request, context)
   return { status: 200, body: { invoice: toInvoice(invoice) } };
 };
 
-async function insertNewInvoice(context: RequestContext, accountId: number, body: InvoiceCreate) {
+/** One create, in one transaction: client check, number (given or generated), insert. */
+async function insertNewInvoice(context: RequestContext, accountId: number, body: InvoiceCreate): Promise<InvoiceRecord> {
   return context.db.db.transaction().execute(async (trx) => {
     const name = await clientName(trx, accountId, body.client_id);
     const invoiceNumber = body.invoice_number ?? (await generateInvoiceNumber(trx, accountId));
