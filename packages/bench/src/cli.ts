@@ -35,7 +35,7 @@ const report = await runBenchmark({
   postgresServerUrl: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   dropDatabaseAfter: options.dropDatabaseAfter,
   ...(options.databaseName === undefined ? {} : { databaseName: options.databaseName }),
-  log: (line) => process.stderr.write(`${line}\n`),
+  log: (line) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`),
 });
 const footer = `\nTotal run time: ${((performance.now() - started) / 1000).toFixed(0)} s.\n`;
 process.stdout.write(`${report}\n${footer}`);

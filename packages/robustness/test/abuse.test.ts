@@ -97,6 +97,29 @@ describe('abuse', () => {
     expect(withoutToken.status).toBe(401);
   });
 
+  it('a small body with thousands of invalid items is refused quickly (validation cost stays bounded)', async () => {
+    const { service, clientId } = fixture();
+    const bearer = await token();
+    // 30 KB: 10,000 empty objects where 500 items at most are allowed. The first problem (too many
+    // items) decides the answer; collecting 30,000 more costs seconds of CPU per request.
+    const body = { contact_id: clientId, items: Array.from({ length: 10_000 }, () => ({})) };
+    const started = performance.now();
+    const answer = await call(service.url, 'POST', '/2.0/delivery', { token: bearer, body });
+    const elapsedMs = performance.now() - started;
+    expect(answer.status).toBe(400);
+    expect((answer.body as { details: { field: string } }).details.field).toBe('items');
+    expect(elapsedMs).toBeLessThan(300);
+  });
+
+  it('a NUL character in a string is a 400, never a 500 (PostgreSQL cannot store U+0000)', async () => {
+    const { service, clientId } = fixture();
+    const bearer = await token();
+    const create = await call(service.url, 'POST', '/api/v1/invoices', { token: bearer, body: { client_id: clientId, amount: 1, currency: 'CHF', due_date: '2026-12-31', description: 'a\u0000b' } });
+    expect(create.status).toBe(400);
+    const search = await call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { criteria: [{ field: 'description', operator: '=', value: 'a\u0000b' }] } });
+    expect([200, 400]).toContain(search.status);
+  });
+
   /** Resolves when the server closes the socket, with what it sent first; rejects after `limitMs`. */
   function closedWithin(socket: Socket, limitMs: number): Promise<{ afterMs: number; received: string }> {
     const started = Date.now();

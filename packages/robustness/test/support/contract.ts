@@ -2,16 +2,15 @@
 // operation, and does the body match that response's schema (Ajv, JSON Schema 2020-12, with the
 // contract's decimal formats)? One compiled validator per operation and status.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import addFormats from 'ajv-formats';
 import { loadSpec, numberFormats, operationTable, type OperationId } from '@invoice-api/contract';
 
-// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 const spec = loadSpec();
 const specId = 'openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+// ajv-formats is CommonJS: under ESM its function is the namespace's `default`.
+addFormats.default(ajv);
 for (const format of numberFormats) ajv.addFormat(format.name, { type: format.type, validate: format.validate });
 ajv.addSchema(spec as object, specId);
 
