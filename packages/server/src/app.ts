@@ -10,10 +10,12 @@ import { BODY_LIMIT_BYTES, type Config } from './config.js';
 import type { RequestContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js';
+import { boundedBody } from './http/bounded-body.js';
 import { errorMapper } from './http/errors.js';
 import { httpLogging } from './http/logging.js';
 import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
+import { rejectNulCharacters } from './http/nul-characters.js';
 import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
@@ -54,8 +56,12 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(authenticate(verifier));
   app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
   app.use(requireScopes());
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' }));
+  // Not strict: `true` or `[1]` is valid JSON that is not an object; the validator names it (with the
+  // path parameters first), where the parser would only say "not valid JSON".
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' }));
+  app.use(boundedBody());
   app.use(specValidator({ responseValidation: config.responseValidation }));
+  app.use(rejectNulCharacters());
   app.use(
     operationRouter(handlers, (req, res) => ({
       caller: res.locals.caller,

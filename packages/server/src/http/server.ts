@@ -1,10 +1,21 @@
 // The HTTP server around the app: timeouts against slow clients, the URL it actually listens on (for
-// PORT=0), and a graceful close: stop accepting, let requests in flight finish, close keep-alive
-// sockets as soon as they are idle, and cut whatever is left when the grace period ends.
+// PORT=0), and a graceful close: stop accepting, let requests in flight finish (their answers say
+// `Connection: close`), close keep-alive sockets once they are idle, and cut whatever is left when the
+// grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
+
+/**
+ * How long a closing server waits before closing idle keep-alive connections. A client may have sent
+ * a request on such a connection that still sits unread in the socket buffer (a busy event loop reads
+ * it late); closing at once would reset that request. After one turn of the loop it has been read,
+ * the connection is busy, and its answer closes it.
+ */
+const idleCloseDelayMs = 250;
+/** Afterwards, connections that became idle without a `Connection: close` answer are swept this often. */
+const idleSweepIntervalMs = 500;
 
 export interface RunningServer {
   server: Server;
@@ -15,7 +26,14 @@ export interface RunningServer {
 }
 
 export async function startServer(app: Express, options: Pick<Config, 'host' | 'port' | 'timeouts'>): Promise<RunningServer> {
-  const server = createServer(app);
+  const server = createServer(
+    {
+      // Node enforces headersTimeout and requestTimeout only when it checks its connections (every
+      // 30 s by default): check often enough that the configured limits actually hold.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(options.timeouts.headersMs / 2))),
+    },
+    app,
+  );
   server.headersTimeout = options.timeouts.headersMs;
   server.requestTimeout = options.timeouts.requestMs;
   server.keepAliveTimeout = options.timeouts.keepAliveMs;
@@ -25,11 +43,7 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
   server.on('request', (_req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
     inFlight.add(res);
     if (closing) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      inFlight.delete(res);
-      // The socket this answer used may now be idle: close it rather than wait for keep-alive to end.
-      if (closing) setImmediate(() => server.closeIdleConnections());
-    });
+    res.once('close', () => inFlight.delete(res));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -51,12 +65,22 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         closing = true;
         // Answers not yet sent tell their client that this connection ends with them.
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-        const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
+        const timers: NodeJS.Timeout[] = [];
+        timers.push(setTimeout(() => server.closeAllConnections(), graceMs));
+        timers.push(
+          setTimeout(() => {
+            server.closeIdleConnections();
+            timers.push(setInterval(() => server.closeIdleConnections(), idleSweepIntervalMs));
+          }, Math.min(idleCloseDelayMs, graceMs)),
+        );
+        // net.Server's close only stops accepting; http.Server's would also close idle connections at
+        // once, which is the race idleCloseDelayMs avoids.
+        NetServer.prototype.close.call(server, () => {
+          for (const timer of timers) clearTimeout(timer);
+          // Now http.Server's own close only stops its connection-checking timer (and reports, as
+          // expected, that the server is no longer running).
+          server.close(() => resolve());
         });
-        server.closeIdleConnections();
       });
       return closed;
     },

@@ -139,6 +139,33 @@ describe('error answers', () => {
       expect(await response.json()).toEqual({ error: 'invalid_request', message: "Unknown query parameter 'page'.", details: { field: 'page', issue: 'is not a known parameter' } });
     });
 
+    it('names a path id before a body that is not an object', async () => {
+      const response = await call('/api/v1/invoices/__proto__', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: 'true' });
+      expect(response.status).toBe(400);
+      expect((await errorBody(response)).details?.field).toBe('invoice_id');
+    });
+
+    it('names a string holding a NUL character, which the database could not store', async () => {
+      const response = await postJson('/api/v1/invoices', { client_id: 1, amount: 1, currency: 'CHF', due_date: '2026-12-31', description: 'a\u0000b' });
+      expect(response.status).toBe(400);
+      expect(await errorBody(response)).toMatchObject({ error: 'invalid_request', details: { field: 'description', issue: 'must not contain the NUL character (U+0000)' } });
+      const search = await postJson('/api/v1/invoices/search', { criteria: [{ field: 'description', operator: '=', value: 'a\u0000b' }] });
+      expect(search.status).toBe(400);
+      expect(await errorBody(search)).toMatchObject({ error: 'invalid_request', details: { field: 'criteria[0].value', issue: expect.stringContaining('NUL') } });
+    });
+
+    it('answers a body with thousands of invalid elements with the first problem in body order', async () => {
+      const items = Array.from({ length: 20_000 }, () => ({}));
+      const tooMany = await postJson('/2.0/delivery/issue', { delivery_id: 1, contact_id: 1, items });
+      expect(tooMany.status).toBe(400);
+      expect((await errorBody(tooMany)).details).toEqual({ field: 'items', issue: 'must NOT have more than 500 items' });
+      const earlier = await postJson('/2.0/delivery/issue', { delivery_id: 'one', contact_id: 1, items });
+      expect((await errorBody(earlier)).details?.field).toBe('delivery_id');
+      const unknown = Object.fromEntries(Array.from({ length: 5_000 }, (_, index) => [`extra_${index}`, index]));
+      const manyUnknown = await postJson('/api/v1/invoices/search', { limit: 10, ...unknown });
+      expect((await errorBody(manyUnknown)).details).toEqual({ field: 'extra_0', issue: 'is not a known property' });
+    });
+
     it('answers a malformed JSON body', async () => {
       const response = await postJson('/api/v1/invoices/search', '{"limit": 10,');
       expect(response.status).toBe(400);

@@ -2,6 +2,7 @@
 // idle keep-alive connections do not hold the close up, and a request that will not finish is cut
 // when the grace period ends.
 import http from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/databases.js';
 import { stubHandlers } from './support/handlers.js';
@@ -64,6 +65,8 @@ describe('graceful shutdown', () => {
     const started = Date.now();
     const closed = service.server.close(10_000);
 
+    // Once the idle connections are closed, nothing reaches the server any more.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
     gated.open();
     const answer = await inFlight;
@@ -73,6 +76,30 @@ describe('graceful shutdown', () => {
     await closed;
     // Well before the keep-alive timeout (5 s) or the grace period (10 s).
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('answers a request already sent on an idle keep-alive connection when the close begins', async () => {
+    const service = await startTestService({ database: database() });
+    services.push(service);
+    const { port } = new URL(service.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const request = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
+
+    socket.write(request);
+    await expect.poll(() => received.includes('{"status":"ok"}')).toBe(true);
+    received = '';
+    // The connection is idle now; the close begins just as the client sends its next request.
+    const closed = service.server.close(5_000);
+    socket.write(request);
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(received).toMatch(/connection: close/i);
+    expect(received).toContain('{"status":"ok"}');
+    await closed;
   });
 
   it('cuts a request that does not finish within the grace period', async () => {
