@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
 import { benchAccountId } from './scenarios.js';
-import { searchStatements } from './search-sql.js';
+import { serviceSearchStatements } from './service-sql.js';
 import { typeParsers } from './server-modules.js';
 
 const url = process.env['DATABASE_URL'];
@@ -36,19 +36,17 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 async function search(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const text = await readBody(request);
   const body = (text === '' ? {} : JSON.parse(text)) as InvoiceSearchRequest;
-  const statements = searchStatements(benchAccountId, body);
-  const client = await pool.connect();
-  try {
-    const page = await client.query(statements.page.text, statements.page.values);
-    const count = await client.query<{ total: number }>(statements.count.text, statements.count.values);
-    const total = count.rows[0]?.total ?? 0;
-    send(response, 200, {
-      data: page.rows,
-      pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + page.rows.length < total },
-    });
-  } finally {
-    client.release();
-  }
+  const statements = await serviceSearchStatements(benchAccountId, body);
+  // Page and count at once on two pool connections, as the service runs them.
+  const [page, count] = await Promise.all([
+    pool.query<Record<string, unknown>>(statements.page.text, statements.page.values),
+    pool.query<{ total: number }>(statements.count.text, statements.count.values),
+  ]);
+  const total = count.rows[0]?.total ?? 0;
+  send(response, 200, {
+    data: page.rows.map((row) => ({ ...row, amount: Number(row['amount']) })),
+    pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + page.rows.length < total },
+  });
 }
 
 const server = createServer((request, response) => {

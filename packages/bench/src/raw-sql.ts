@@ -2,7 +2,7 @@
 // from a tight loop on N concurrent pg connections, with no HTTP and no JSON in between.
 import pg from 'pg';
 import { figuresFromLatencies, type Figures, type Measure } from './figures.js';
-import type { Statement } from './search-sql.js';
+import type { Statement } from './service-sql.js';
 
 export interface RawSqlOptions {
   url: string;
@@ -63,4 +63,28 @@ export async function medianLatency(url: string, statement: Statement, runs: num
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The same loop on one in-process session (PGlite has exactly one): statements run back to back,
+ * one iteration at a time.
+ */
+export async function runRawSqlOneSession(execute: (statement: Statement) => Promise<unknown>, statements: readonly Statement[], measure: Measure): Promise<Figures> {
+  for (const statement of statements) await execute(statement);
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = 'seconds' in measure ? started + measure.seconds * 1000 : Number.POSITIVE_INFINITY;
+  let remaining = 'requests' in measure ? measure.requests : Number.POSITIVE_INFINITY;
+  while (performance.now() < deadline && remaining > 0) {
+    remaining -= 1;
+    const begin = performance.now();
+    try {
+      for (const statement of statements) await execute(statement);
+      latencies.push(performance.now() - begin);
+    } catch {
+      errors += 1;
+    }
+  }
+  return figuresFromLatencies(latencies, performance.now() - started, errors);
 }

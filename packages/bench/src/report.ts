@@ -2,6 +2,7 @@
 import type { Figures } from './figures.js';
 import type { MachineFacts } from './machine.js';
 import { describeMeasure, type Profile } from './profiles.js';
+import type { PgliteRow } from './pglite-bench.js';
 import type { SearchRow } from './search-bench.js';
 import { formatNumber, markdownTable, ratio, type Cell } from './table.js';
 
@@ -34,8 +35,10 @@ export interface RunResults {
   validation: ValidationFigures | undefined;
   generateSeconds: number;
   peakRssMiB: number;
-  pglite: SearchRow[] | undefined;
+  pglite: PgliteRow[] | undefined;
   pgliteInvoices: number;
+  /** Single-client medians of the two deep-page plans (ms), when measured. */
+  deepPagePlans: { naive: number; deferredJoin: number } | undefined;
   notes: string[];
 }
 
@@ -110,6 +113,12 @@ export function renderReport(results: RunResults): string {
     ),
   );
   out.push('');
+  if (results.deepPagePlans !== undefined) {
+    out.push(
+      `Deep page, raw SQL, single client: naive OFFSET plan ${formatNumber(results.deepPagePlans.naive)} ms; deferred join (ids from the index, then 50 rows) ${formatNumber(results.deepPagePlans.deferredJoin)} ms (${ratio(results.deepPagePlans.deferredJoin, results.deepPagePlans.naive)} of naive).`,
+    );
+    out.push('');
+  }
   out.push('## Writes through the service (PostgreSQL)');
   out.push('');
   out.push(markdownTable(['operation', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], [figuresRow('issue delivery (a different draft each)', results.issue), figuresRow('create invoice', results.createInvoice)]));
@@ -122,9 +131,24 @@ export function renderReport(results: RunResults): string {
     out.push('');
   }
   if (results.pglite !== undefined) {
-    out.push(`## PGlite (${results.pgliteInvoices.toLocaleString('en-US')} invoices, one in-process connection)`);
+    out.push(`## PGlite (${results.pgliteInvoices.toLocaleString('en-US')} invoices): the service vs the same SQL on PGlite's one in-process session`);
     out.push('');
-    out.push(searchTable(results.pglite));
+    out.push(
+      markdownTable(
+        ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'raw SQL req/s', 'p50 ms', 'p99 ms', 'service/raw SQL', 'errors'],
+        results.pglite.map((row): Cell[] => [
+          row.scenario.name,
+          row.service.requestsPerSecond,
+          row.service.p50,
+          row.service.p99,
+          row.rawSql.requestsPerSecond,
+          row.rawSql.p50,
+          row.rawSql.p99,
+          ratio(row.service.requestsPerSecond, row.rawSql.requestsPerSecond),
+          String(row.service.errors + row.rawSql.errors),
+        ]),
+      ),
+    );
     out.push('');
   }
   out.push('## Targets');

@@ -12,9 +12,11 @@ import { machineFacts } from './machine.js';
 import type { Profile } from './profiles.js';
 import { renderReport, type LatencyComparison, type RunResults, type ValidationFigures } from './report.js';
 import { medianLatency } from './raw-sql.js';
+import { benchPglite } from './pglite-bench.js';
 import { benchAccountId, searchScenarios } from './scenarios.js';
 import { benchSearches, searchOnce } from './search-bench.js';
-import { naiveDeepPage, searchStatements } from './search-sql.js';
+import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
+import { serviceSearchStatements } from './service-sql.js';
 import { openDatabase, mintDevToken } from './server-modules.js';
 import { startService } from './service.js';
 import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
@@ -53,6 +55,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-'));
   const devKeyFile = join(keyDirectory, 'dev-key.json');
   const running: RunningServer[] = [];
+  // Full and quick keep their PGlite directory (git-ignored .data/) for reruns; smoke uses a temporary one.
+  const pgliteDirectory = options.dropDatabaseAfter ? join(keyDirectory, 'pglite') : join(repositoryRoot, '.data', `bench-pglite-${profile.name}`);
+  let deepPagePlans: { naive: number; deferredJoin: number } | undefined;
   try {
     log(`generate: timing node scripts/generate.mjs --force`);
     const generateSeconds = timeGenerate();
@@ -89,7 +94,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const latencies: LatencyComparison[] = [];
     for (const scenario of scenarios.filter((candidate) => candidate.broad)) {
       const serviceFigures = await searchOnce(service.url, token, scenario.body, 1, single);
-      const count = searchStatements(benchAccountId, scenario.body).count;
+      const { count } = await serviceSearchStatements(benchAccountId, scenario.body);
       latencies.push({ name: `broad filter '${scenario.name}'`, serviceP50: serviceFigures.p50, reference: 'its raw count(*)', referenceP50: await medianLatency(url, count, 'requests' in single ? single.requests : 30), maxRatio: 1.2 });
     }
     const deep = await searchOnce(service.url, token, { offset: profile.deepOffset }, 1, single);
@@ -100,6 +105,10 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       referenceP50: await medianLatency(url, naiveDeepPage(benchAccountId, profile.deepOffset), 'requests' in single ? Math.min(single.requests, 15) : 15),
       maxRatio: 0.25,
     });
+    deepPagePlans = {
+      naive: latencies[latencies.length - 1]!.referenceP50,
+      deferredJoin: await medianLatency(url, deferredJoinDeepPage(benchAccountId, profile.deepOffset), 'requests' in single ? Math.min(single.requests, 15) : 15),
+    };
 
     log('writes: issue and create');
     const draftsNeeded = 'seconds' in profile.measure ? profile.measure.seconds * 2_000 + 1_000 : profile.measure.requests + profile.connections;
@@ -123,6 +132,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         'A benchmark-only switch (e.g. REQUEST_VALIDATION=off) in packages/server/src/config.ts and http/validator.ts would let this run measure the request side too.',
     );
 
+    log(`PGlite: ${profile.pglite.invoices.toLocaleString('en-US')} invoices`);
+    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log);
+
     const results: RunResults = {
       profile,
       machine: await machineFacts(url),
@@ -135,8 +147,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       validation,
       generateSeconds,
       peakRssMiB,
-      pglite: undefined,
+      pglite,
       pgliteInvoices: profile.pglite.invoices,
+      deepPagePlans,
       notes,
     };
     return renderReport(results);

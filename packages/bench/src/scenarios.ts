@@ -17,7 +17,8 @@ export const benchAccountId = 1;
 /** A client of the big account (ids 1..0.88 x clients belong to it, see dataset/generate.ts). */
 const benchClientId = 7;
 
-export function searchScenarios(profile: Profile): SearchScenario[] {
+/** Every search scenario; `deepOffset` defaults to the profile's PostgreSQL one. */
+export function searchScenarios(profile: Profile, deepOffset = profile.deepOffset): SearchScenario[] {
   const orderBy = (searchRules.sortFields as readonly SortField[]).map(
     (field): SearchScenario => ({ name: `order_by ${field} asc`, body: { order_by: field, order_direction: 'asc' }, broad: false }),
   );
@@ -37,7 +38,7 @@ export function searchScenarios(profile: Profile): SearchScenario[] {
     },
     { name: `description like '${commonWord}'`, body: { criteria: [{ field: 'description', operator: 'like', value: commonWord }] }, broad: true },
     { name: `description like '${rareWord}'`, body: { criteria: [{ field: 'description', operator: 'like', value: rareWord }] }, broad: false },
-    { name: `deep page offset ${profile.deepOffset.toLocaleString('en-US')}`, body: { offset: profile.deepOffset }, broad: false },
+    { name: `deep page offset ${deepOffset.toLocaleString('en-US')}`, body: { offset: deepOffset }, broad: false },
     ...orderBy,
   ];
 }

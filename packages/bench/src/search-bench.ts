@@ -4,7 +4,7 @@ import type { Figures, Measure } from './figures.js';
 import { runHttpLoad } from './http-load.js';
 import { runRawSql } from './raw-sql.js';
 import { benchAccountId, type SearchScenario } from './scenarios.js';
-import { searchStatements } from './search-sql.js';
+import { serviceSearchStatements } from './service-sql.js';
 
 export interface SearchRow {
   scenario: SearchScenario;
@@ -43,7 +43,7 @@ export async function benchSearches(scenarios: readonly SearchScenario[], option
   const warmUp: Measure = { requests: options.connections };
   for (const scenario of scenarios) {
     options.log(`  search: ${scenario.name}`);
-    const statements = searchStatements(benchAccountId, scenario.body);
+    const statements = await serviceSearchStatements(benchAccountId, scenario.body);
     await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, warmUp);
     const service = await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, options.measure);
     const rawSql = await runRawSql([statements.page, statements.count], { url: options.databaseUrl, connections: options.connections, measure: options.measure });

@@ -5,3 +5,5 @@ export { openDatabase, type Database } from '../../server/src/db/database.js';
 export { migrate } from '../../server/src/db/migrate.js';
 export { typeParsers } from '../../server/src/db/type-parsers.js';
 export { mintDevToken } from '@invoice-api/server/dev-token';
+export { parseSearchRequest, searchInvoices } from '../../server/src/search/index.js';
+export { createHandlers } from '../../server/src/operations/index.js';

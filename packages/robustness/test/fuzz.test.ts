@@ -16,7 +16,7 @@ const seed = process.env['FUZZ_SEED'] === undefined ? Date.now() % 2_147_483_647
 console.info(`fuzz seed: ${seed} (replay with FUZZ_SEED=${seed})`);
 
 /** Runs per operation: the search, the richest input, gets the most. */
-const runsFor = (operationId: OperationId): number => (operationId === 'searchInvoices' ? 600 : operationId === 'getHealth' ? 20 : 120);
+const runsFor = (operationId: OperationId): number => (operationId === 'searchInvoices' ? 500 : operationId === 'getHealth' ? 20 : 120);
 
 const bodySchemaNames: Partial<Record<OperationId, string>> = {
   searchInvoices: 'InvoiceSearchRequest',
@@ -35,6 +35,8 @@ interface GeneratedRequest {
   body: unknown;
   /** Why the request is invalid, or undefined when it is valid. */
   invalid: string | undefined;
+  /** The body's own mutation, when it has one. */
+  bodyInvalid: string | undefined;
   /** A token without the operation's scope: the answer must be 403 whatever the body. */
   withoutScope: boolean;
 }
@@ -80,6 +82,7 @@ function requestArbitrary(operationId: OperationId, known: KnownIds): fc.Arbitra
     path: path.path,
     body: generated.body,
     invalid: path.invalid ?? generated.invalid,
+    bodyInvalid: generated.invalid,
     withoutScope: noScope,
   }));
 }
@@ -116,10 +119,10 @@ describe('fuzzing every operation from the spec', () => {
           expect(answer.status, `${request.invalid}: ${context}`).toBe(400);
           expect((answer.body as { error: string }).error, context).toBe('invalid_request');
           // A body that is not a JSON object has no field to name; every other invalid search part does.
-          if ((operationId === 'searchInvoices' || request.invalid.startsWith('path ')) && request.invalid !== 'not an object') {
+          if ((operationId === 'searchInvoices' || request.invalid.startsWith('path ')) && request.bodyInvalid !== 'not an object') {
             expect(typeof (answer.body as { details?: { field?: unknown } }).details?.field, context).toBe('string');
           }
-          if (request.invalid.startsWith('missing ')) expect((answer.body as { message: string }).message, context).toContain(request.invalid.slice('missing '.length));
+          if (request.invalid.startsWith('missing ') && request.bodyInvalid === request.invalid) expect((answer.body as { message: string }).message, context).toContain(request.invalid.slice('missing '.length));
         }
       }),
       { seed, numRuns: runsFor(operationId), endOnFailure: true },

@@ -1,0 +1,45 @@
+// The exact SQL the service runs for a search body, captured from the service's own query code
+// (parseSearchRequest + searchInvoices) on a Kysely whose driver records instead of executing. The raw
+// SQL loop and the bare handler run these statements, so their figures bound the very same queries.
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import type { InvoiceSearchRequest } from '@invoice-api/contract';
+import { parseSearchRequest, searchInvoices, type Database } from './server-modules.js';
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+export interface SearchStatements {
+  page: Statement;
+  count: Statement;
+  limit: number;
+  offset: number;
+}
+
+export function serviceSearchStatements(accountId: number, body: InvoiceSearchRequest): Promise<SearchStatements> {
+  const recorded: Statement[] = [];
+  const recorder = new Kysely<never>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+    log: (event) => {
+      recorded.push({ text: event.query.sql, values: [...event.query.parameters] });
+    },
+  });
+  const database = { engine: 'postgres', db: recorder, ping: async () => true, close: async () => undefined } as unknown as Database;
+  const search = parseSearchRequest(body);
+  // The dummy driver returns no rows, so the count's executeTakeFirstOrThrow throws after both
+  // statements were issued: the throw is expected, the recording is what we came for.
+  return searchInvoices(database, accountId, search)
+    .catch(() => undefined)
+    .then(() => {
+      const page = recorded.find((statement) => /\blimit\b/i.test(statement.text));
+      const count = recorded.find((statement) => /count\(\*\)/i.test(statement.text));
+      if (page === undefined || count === undefined) throw new Error(`Could not capture the service's search SQL (got ${recorded.length} statements)`);
+      return { page, count, limit: search.limit, offset: search.offset };
+    });
+}
