@@ -1,6 +1,8 @@
 // Types for prism.mjs, so the TypeScript harness of the contract suite can import it.
 export declare const repoRoot: string;
 export declare const bundledSpec: string;
+/** json-schema-faker options given to Prism for dynamic answers (unless the spec sets its own). */
+export declare const dynamicFakerOptions: Record<string, unknown>;
 
 export interface PrismOptions {
   mode: 'mock' | 'proxy';

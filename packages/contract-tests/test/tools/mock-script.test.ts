@@ -40,6 +40,14 @@ describe('pnpm mock', () => {
       expect(users.status).toBe(200);
       const body = (await users.json()) as { users: unknown[] };
       expect(Array.isArray(body.users)).toBe(true);
+      // Lists are generated with at most 5 entries: uncapped, this list (up to 1000 deliveries of up
+      // to 500 lines) made Prism stall and die.
+      const deliveries = await fetch(`${url}/2.0/delivery`, { headers: { Authorization: 'Bearer any' } });
+      expect(deliveries.status).toBe(200);
+      const list = (await deliveries.json()) as { deliveries: Array<{ items: unknown[] }> };
+      expect(list.deliveries.length).toBeGreaterThanOrEqual(1);
+      expect(list.deliveries.length).toBeLessThanOrEqual(5);
+      expect(list.deliveries.every((delivery) => delivery.items.length <= 5)).toBe(true);
     } finally {
       mock.child.kill('SIGTERM');
     }
