@@ -36,7 +36,6 @@ function bundle(dir) {
 
 /** The spec as it was at `ref`, or undefined when the ref has no openapi/ folder. */
 function bundleAtRef(repo, ref) {
-  run('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repo });
   const present = run('git', ['ls-tree', '--name-only', ref, 'openapi', 'redocly.yaml'], { cwd: repo }).split('\n').filter(Boolean);
   if (!present.includes('openapi')) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
@@ -71,6 +70,10 @@ function main() {
     return 0;
   }
   const repo = options.repo ?? repoRoot;
+  // A mistyped ref fails before any bundling.
+  if (spawnSync('git', ['rev-parse', '--verify', '--quiet', `${options.ref}^{commit}`], { cwd: repo }).status !== 0) {
+    throw new Error(`${options.ref} is not a commit in ${repo}`);
+  }
   let head;
   if (options.repo) {
     head = bundle(repo);
