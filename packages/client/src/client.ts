@@ -80,13 +80,17 @@ export function createApiClient(options: ApiClientOptions) {
         throw error;
       }
       const { response } = answer;
+      // Decided before looking at the body: a 503 page from a load balancer is worth a retry too.
+      const delay = attempt < maxAttempts && retryableStatuses.has(response.status) ? retryDelay(policy, attempt, response.headers.get('Retry-After')) : undefined;
+      if (delay !== undefined) {
+        await policy.sleep(delay);
+        continue;
+      }
       const base = { operationId, status: response.status, response, requestId, attempts: attempt };
       if (response.ok && answer.data !== undefined) return { ...base, ok: true, data: answer.data };
       if (answer.error === undefined) throw new UnexpectedResponseError(operationId, response.status, requestId, 'empty body');
       if (!isJsonObject(answer.error)) throw new UnexpectedResponseError(operationId, response.status, requestId, 'error body is not a JSON object');
-      const delay = attempt < maxAttempts && retryableStatuses.has(response.status) ? retryDelay(policy, attempt, response.headers.get('Retry-After')) : undefined;
-      if (delay === undefined) return { ...base, ok: false, error: answer.error };
-      await policy.sleep(delay);
+      return { ...base, ok: false, error: answer.error };
     }
   }
 

@@ -140,6 +140,13 @@ describe('retries', () => {
     expect(delays).toEqual([50, 100, 150]);
   });
 
+  it('retries a 503 whose body is not JSON (a gateway page), and returns the answer that follows', async () => {
+    const fake = scriptedFetch({ status: 503, body: '<html>maintenance</html>', headers: { 'Content-Type': 'text/html' } }, { status: 200, body: { users: [] } });
+    const { sleep } = recordingSleep();
+    const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep } });
+    expect(await api.listUsers()).toMatchObject({ ok: true, attempts: 2 });
+  });
+
   it('stops after maxAttempts and returns the last typed error', async () => {
     const answers = Array.from({ length: 3 }, () => ({ status: 503, body: errorBody('service_unavailable'), headers: { 'Retry-After': '1' } }));
     const fake = scriptedFetch(...answers, { status: 200, body: { users: [] } });
