@@ -45,7 +45,7 @@ const listeningLine = /Prism is listening on (http:\/\/[^\s]+)/;
  * @param {number} [options.timeoutMs]
  * @param {(line: string) => void} [options.onOutput]  every output line, e.g. to print it
  */
-export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '127.0.0.1', spec = bundledSpec, timeoutMs = 60_000, onOutput }) {
+export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '127.0.0.1', spec = bundledSpec, timeoutMs = 120_000, onOutput }) {
   if (!existsSync(spec)) throw new Error(`prism: ${spec} is missing; run \`node scripts/generate.mjs\` first`);
   if (mode === 'proxy' && !upstream) throw new Error('prism: the proxy needs an upstream URL');
   const prismSpec = specForPrism(spec, dynamic);

@@ -55,7 +55,7 @@ async function answersHealth(url: string): Promise<boolean> {
   }
 }
 
-export async function startService({ keyFile, port: askedPort, timeoutMs = 120_000, env = {} }: ServiceOptions): Promise<RunningService> {
+export async function startService({ keyFile, port: askedPort, timeoutMs = 240_000, env = {} }: ServiceOptions): Promise<RunningService> {
   const port = askedPort ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'packages/server/src/main.ts')], {
     cwd: repoRoot,

@@ -56,6 +56,20 @@ describe.each(statefulTargets())('$name: deliveries', (target) => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
+  it('when several issue calls race on one draft, exactly one succeeds and the others are 409 already_issued', async () => {
+    const api = await clientFor(target);
+    const [client] = await companyClients(target);
+    const draft = await expectOk(api.createDelivery({ contact_id: client?.id ?? 0 }));
+    const issue = (itemId: number) => api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [{ item_id: itemId, quantity: 1, unit_price: 1 }] });
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(issue));
+    const winners = answers.filter((answer) => answer.ok);
+    expect(winners).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok).map((answer) => [answer.status, errorOf(answer).error])).toEqual(Array.from({ length: 4 }, () => [409, 'already_issued']));
+    // The stored delivery is the winner's, whichever it was.
+    const [winner] = winners;
+    expect(await expectOk(api.getDelivery(draft.delivery.id))).toEqual({ delivery: winner?.data });
+  });
+
   it('issue: a missing required parameter is 400 invalid_request naming it', async () => {
     const token = await tokenFor(target);
     const result = await rawRequest(target, 'POST', '/2.0/delivery/issue', {
