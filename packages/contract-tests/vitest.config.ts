@@ -19,7 +19,8 @@ export default defineConfig({
     name: 'contract-tests',
     include,
     globalSetup: ['./src/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Upper bounds, not waits: a test that starts Prism itself needs room on a loaded 2-core machine.
+    testTimeout: 120_000,
+    hookTimeout: 150_000,
   },
 });
