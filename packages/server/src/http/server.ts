@@ -10,8 +10,9 @@ import type { Config } from '../config.js';
 /**
  * How long a closing server waits before closing idle keep-alive connections. A client may have sent
  * a request on such a connection that still sits unread in the socket buffer (a busy event loop reads
- * it late); closing at once would reset that request. After one turn of the loop it has been read,
- * the connection is busy, and its answer closes it.
+ * it late); closing it then would reset a request the client rightly thinks was sent. Each close of
+ * idle connections also runs in the check phase (setImmediate), right after the loop's poll phase has
+ * read whatever had arrived: such a request is then being handled, and its answer closes the socket.
  */
 const idleCloseDelayMs = 250;
 /** Afterwards, connections that became idle without a `Connection: close` answer are swept this often. */
@@ -67,10 +68,13 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const timers: NodeJS.Timeout[] = [];
         timers.push(setTimeout(() => server.closeAllConnections(), graceMs));
+        const closeIdleAfterPoll = (): void => {
+          setImmediate(() => server.closeIdleConnections());
+        };
         timers.push(
           setTimeout(() => {
-            server.closeIdleConnections();
-            timers.push(setInterval(() => server.closeIdleConnections(), idleSweepIntervalMs));
+            closeIdleAfterPoll();
+            timers.push(setInterval(closeIdleAfterPoll, idleSweepIntervalMs));
           }, Math.min(idleCloseDelayMs, graceMs)),
         );
         // net.Server's close only stops accepting; http.Server's would also close idle connections at
