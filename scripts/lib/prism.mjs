@@ -1,35 +1,14 @@
 // Starts Prism (mock or validation proxy) over the bundled spec as a child process, on 127.0.0.1,
 // and resolves once it says where it listens. Shared by `pnpm mock` and the contract suite's harness.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const bundledSpec = join(repoRoot, 'packages/contract/generated/openapi.yaml');
 const prismBin = join(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const loopbackOnly = join(dirname(fileURLToPath(import.meta.url)), 'loopback-only.cjs');
-
-/**
- * json-schema-faker options for dynamic answers. Without a cap, a list whose schema allows 1000
- * entries of 500 lines each is generated at full size and Prism stalls or dies on it. Prism reads
- * them from the document's root `x-json-schema-faker`; a spec that sets its own wins.
- */
-export const dynamicFakerOptions = { 'min-items': 1, 'max-items': 5 };
-
-/** The spec Prism reads: the bundled one, or for dynamic answers a temporary copy with faker options. */
-function specForPrism(spec, dynamic) {
-  if (!dynamic) return { path: spec, cleanup: () => undefined };
-  const text = readFileSync(spec, 'utf8');
-  const document = spec.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
-  if (document['x-json-schema-faker'] !== undefined) return { path: spec, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'prism-dynamic-'));
-  const path = join(dir, 'openapi.json');
-  writeFileSync(path, JSON.stringify({ ...document, 'x-json-schema-faker': dynamicFakerOptions }));
-  return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 // Prism prints e.g. "Prism is listening on http://127.0.0.1:41851" (port 0 picks a free port).
 const listeningLine = /Prism is listening on (http:\/\/[^\s]+)/;
@@ -48,8 +27,8 @@ const listeningLine = /Prism is listening on (http:\/\/[^\s]+)/;
 export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '127.0.0.1', spec = bundledSpec, timeoutMs = 120_000, onOutput }) {
   if (!existsSync(spec)) throw new Error(`prism: ${spec} is missing; run \`node scripts/generate.mjs\` first`);
   if (mode === 'proxy' && !upstream) throw new Error('prism: the proxy needs an upstream URL');
-  const prismSpec = specForPrism(spec, dynamic);
-  const args = [prismBin, mode, prismSpec.path, ...(mode === 'proxy' ? [upstream] : []), '--host', host, '--port', String(port)];
+  // Dynamic answers keep lists short through the spec's own root `x-json-schema-faker` options.
+  const args = [prismBin, mode, spec, ...(mode === 'proxy' ? [upstream] : []), '--host', host, '--port', String(port)];
   if (dynamic) args.push('--dynamic');
   const child = spawn(process.execPath, ['--require', loopbackOnly, ...args], {
     cwd: repoRoot,
@@ -61,7 +40,6 @@ export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '
   const exit = new Promise((resolve) =>
     child.once('exit', (code, signal) => {
       exited = true;
-      prismSpec.cleanup();
       resolve({ code, signal });
     }),
   );
