@@ -8,13 +8,13 @@ import type { Express } from 'express';
 import type { Config } from '../config.js';
 
 /**
- * How long a closing server waits before closing idle keep-alive connections. A client may have sent
- * a request on such a connection that still sits unread in the socket buffer (a busy event loop reads
- * it late); closing it then would reset a request the client rightly thinks was sent. Each close of
- * idle connections also runs in the check phase (setImmediate), right after the loop's poll phase has
- * read whatever had arrived: such a request is then being handled, and its answer closes the socket.
+ * How long a closing server keeps accepting and keeps idle keep-alive connections open. On a busy
+ * server, clients' connections wait in the kernel's listen backlog with their requests already sent,
+ * and requests sit unread in the buffers of idle keep-alive connections: closing the listener or those
+ * connections at once would reset requests the clients rightly think were sent. During this window
+ * they are accepted and read, and answered with `Connection: close`.
  */
-const idleCloseDelayMs = 250;
+const drainWindowMs = 250;
 /** Afterwards, connections that became idle without a `Connection: close` answer are swept this often. */
 const idleSweepIntervalMs = 500;
 
@@ -66,25 +66,28 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         closing = true;
         // Answers not yet sent tell their client that this connection ends with them.
         for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-        const timers: NodeJS.Timeout[] = [];
-        timers.push(setTimeout(() => server.closeAllConnections(), graceMs));
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        let sweep: NodeJS.Timeout | undefined;
+        // Each step runs in the check phase (setImmediate), right after a poll phase: by then the
+        // backlog has been accepted and whatever had arrived on a connection has been read.
         const closeIdleAfterPoll = (): void => {
           setImmediate(() => server.closeIdleConnections());
         };
-        timers.push(
-          setTimeout(() => {
+        setTimeout(() => {
+          setImmediate(() => {
+            // net.Server's close only stops accepting; http.Server's would also close idle
+            // connections before their pending requests were read.
+            NetServer.prototype.close.call(server, () => {
+              clearTimeout(force);
+              clearInterval(sweep);
+              // Now http.Server's own close only stops its connection-checking timer (and reports, as
+              // expected, that the server is no longer running).
+              server.close(() => resolve());
+            });
             closeIdleAfterPoll();
-            timers.push(setInterval(closeIdleAfterPoll, idleSweepIntervalMs));
-          }, Math.min(idleCloseDelayMs, graceMs)),
-        );
-        // net.Server's close only stops accepting; http.Server's would also close idle connections at
-        // once, which is the race idleCloseDelayMs avoids.
-        NetServer.prototype.close.call(server, () => {
-          for (const timer of timers) clearTimeout(timer);
-          // Now http.Server's own close only stops its connection-checking timer (and reports, as
-          // expected, that the server is no longer running).
-          server.close(() => resolve());
-        });
+            sweep = setInterval(closeIdleAfterPoll, idleSweepIntervalMs);
+          });
+        }, Math.min(drainWindowMs, graceMs));
       });
       return closed;
     },

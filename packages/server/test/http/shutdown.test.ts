@@ -2,11 +2,42 @@
 // idle keep-alive connections do not hold the close up, and a request that will not finish is cut
 // when the grace period ends.
 import http from 'node:http';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/databases.js';
 import { stubHandlers } from './support/handlers.js';
 import { startTestService, token, type TestService } from './support/service.js';
+
+/**
+ * Opens 5 connections on "go", sends a health check on each, creates the marker file once all 5 are
+ * written, and prints each status line or error.
+ */
+const backlogClient = `
+const net = require('node:net');
+const fs = require('node:fs');
+const [port, marker] = process.argv.slice(1);
+process.stdin.once('data', () => {
+  let written = 0;
+  for (let index = 0; index < 5; index += 1) {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.write('GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n', () => {
+      written += 1;
+      if (written === 5) fs.writeFileSync(marker, 'sent');
+    });
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('error', (error) => console.log(JSON.stringify({ error: error.code })));
+    socket.on('close', () => received && console.log(JSON.stringify({ status: received.split('\\r\\n')[0] })));
+  }
+  process.stdin.destroy();
+});
+console.log('ready');
+`;
 
 /** A users list that answers only when the test says so. */
 function gatedUsers() {
@@ -107,6 +138,34 @@ describe('graceful shutdown', () => {
     expect(received).toMatch(/connection: close/i);
     expect(received).toContain('{"status":"ok"}');
     await closed;
+  });
+
+  it('answers connections still waiting in the listen backlog when the close begins', async () => {
+    const service = await startTestService({ database: database() });
+    services.push(service);
+    // A client in another process, so that it can connect while this process (the server) is busy.
+    const marker = join(mkdtempSync(join(tmpdir(), 'backlog-')), 'sent');
+    const client = spawn(process.execPath, ['-e', backlogClient, new URL(service.url).port, marker], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: client.stdout });
+    const output: string[] = [];
+    const ready = new Promise<void>((resolve) => lines.on('line', (line) => (line === 'ready' ? resolve() : output.push(line))));
+    const exited = new Promise((resolve) => client.once('exit', resolve));
+    await ready;
+
+    client.stdin.write('go\n');
+    // Busy until the client has sent all 5 requests: its connections were completed by the kernel and
+    // wait, requests sent, in the listen backlog of this (blocked) process.
+    const giveUpAt = Date.now() + 15_000;
+    while (!existsSync(marker) && Date.now() < giveUpAt) {
+      // Blocking on purpose.
+    }
+    expect(existsSync(marker)).toBe(true);
+    const closed = service.server.close(5_000);
+    await exited;
+    await closed;
+    const answers = output.map((line) => JSON.parse(line) as { status?: string; error?: string });
+    expect(answers).toHaveLength(5);
+    for (const answer of answers) expect(answer.status).toMatch(/^HTTP\/1\.1 200 OK/);
   });
 
   it('cuts a request that does not finish within the grace period', async () => {
