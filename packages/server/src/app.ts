@@ -1,8 +1,8 @@
 // Composition of the HTTP service. The order of the middleware IS the order of the checks the product
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
 // outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
-// (403), body (413/415/400 malformed), shape (400) by the validator, the handler (404/409...), and one
-// error mapper at the end.
+// (403), body (413/415/400 malformed; bounded before validation), shape (400) by the validator, strings
+// the database cannot store (400), the handler (404/409...), and one error mapper at the end.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
@@ -39,6 +39,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers are computed per request (searches are POSTs); an ETag would only cost a hash.
   app.set('etag', false);
   // Flat query strings (`?limit=10`): the spec has no nested query parameters, and the validator
   // checks what this parser produces.
