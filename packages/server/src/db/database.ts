@@ -85,6 +85,9 @@ function openPostgres(connectionString: string, poolSize: number): Database {
   // An idle client whose server went away emits 'error' on the pool; without a listener Node would
   // treat it as unhandled and stop the process. The next query simply gets a new connection.
   pool.on('error', () => undefined);
+  // A client checked out by a query has no pool listener: when its connection dies mid-request it
+  // emits 'error' on itself, which would stop the process. The query itself still rejects (-> 503).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   return wrap('postgres', db);
 }
