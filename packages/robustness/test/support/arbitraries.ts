@@ -35,16 +35,19 @@ const isoDate = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('
 
 /**
  * Strings of every kind: plain, any code unit (lone surrogates, control characters), emoji and
- * right-to-left text. U+0000 is left out here: PostgreSQL cannot store it, and its own test
- * (nul.test.ts) pins that case down, so one known failure does not stop the fuzzing of the rest.
+ * right-to-left text. U+0000 is left out here: PostgreSQL cannot store it, and its own test in
+ * abuse.test.ts pins that case down, so one known failure does not stop the fuzzing of the rest.
  */
 function anyString(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.oneof(
+  // Filtered here, not with fc.filter: a filter that no constant passes would never finish.
+  const samples = ['🧾 Rechnung', 'فاتورة', 'Ω≈ç√∫', 'a\u0001b', "O'Brien; --", '%_\\'].filter((text) => text.length >= minLength && text.length <= maxLength);
+  const kinds = [
     fc.string({ minLength, maxLength }),
     fc.string({ minLength, maxLength, unit: 'binary' }),
     fc.string({ minLength, maxLength, unit: 'grapheme' }),
-    fc.constantFrom('🧾 Rechnung', 'فاتورة', 'Ω≈ç√∫', 'a\u0001b', "O'Brien; --", '%_\\').filter((text) => text.length >= minLength && text.length <= maxLength),
-  ).map((text) => text.replaceAll('\u0000', '\u0001'));
+    ...(samples.length > 0 ? [fc.constantFrom(...samples)] : []),
+  ];
+  return fc.oneof(...kinds).map((text) => text.replaceAll('\u0000', '\u0001'));
 }
 
 function decimals(format: unknown): number | undefined {

@@ -2,17 +2,18 @@
 // environment, ready when it logs {"msg":"listening","url":...}. Rate limits are raised (these tests
 // measure behaviour, not the limiter) unless a test sets them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const serviceEntry = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
 const tsxLoader = import.meta.resolve('tsx');
 
+const scratchDirectory = mkdtempSync(join(tmpdir(), 'invoice-robustness-'));
 /** One development key per test process, shared by the services it starts and the tokens it mints. */
-export const devKeyFile = join(mkdtempSync(join(tmpdir(), 'invoice-robustness-')), 'dev-key.json');
+export const devKeyFile = join(scratchDirectory, 'dev-key.json');
+let logCounter = 0;
 
 export const raisedRateLimits = {
   RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
@@ -30,7 +31,15 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts the service with its output going to a file, not a pipe: a pipe that the (busy) test process
+ * drains late would block the service's synchronous log writes and stall its event loop, which would
+ * make every timing in these tests a measure of the harness instead of the service.
+ */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  logCounter += 1;
+  const logFile = join(scratchDirectory, `service-${logCounter}.log`);
+  const output = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['--import', tsxLoader, serviceEntry], {
     env: {
       ...process.env,
@@ -42,31 +51,36 @@ export async function startService(env: Record<string, string>): Promise<Service
       ...raisedRateLimits,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', output, output],
   });
-  const lines: string[] = [];
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${lines.join('\n')}`)), 45_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
+  closeSync(output);
+  const logs = (): string[] => readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '');
+  let exitCode: number | string | null | undefined;
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? signal;
+      resolve(exitCode);
+    }),
+  );
+  const deadline = Date.now() + 45_000;
+  let url: string | undefined;
+  while (url === undefined) {
+    if (exitCode !== undefined) throw new Error(`the service exited (${exitCode}) before listening:\n${logs().join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the service did not start in time:\n${logs().join('\n')}`);
+    }
+    for (const line of logs()) {
       const parsed = parseJson(line);
-      if (parsed?.['msg'] === 'listening' && typeof parsed['url'] === 'string') {
-        clearTimeout(timer);
-        resolve(parsed['url']);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the service exited (${code}) before listening:\n${lines.join('\n')}`));
-    });
-  });
+      if (parsed?.['msg'] === 'listening' && typeof parsed['url'] === 'string') url = parsed['url'];
+    }
+    if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     url,
     child,
     exited,
-    logs: () => [...lines],
+    logs,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
