@@ -39,13 +39,18 @@ describe('graceful shutdown', () => {
   it('completes every request accepted before SIGTERM and exits within its bound', async () => {
     const service = await startService({ DATABASE_URL: postgres.url, SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) });
     const bearer = await token();
+    // Warm up first: the first requests compile the validators (hundreds of ms of blocked event loop),
+    // during which new connections wait unaccepted in the kernel; a signal then would reset them
+    // before the service ever saw them (see the note in the report). Measured: requests it has seen.
+    const searchBody = { limit: 200, criteria: [{ field: 'description', operator: 'like', value: 'e' }] };
+    await Promise.all(Array.from({ length: 20 }, () => call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: searchBody, timeoutMs: 15_000 })));
     const started: Array<Promise<{ status: number; complete: boolean }>> = [];
     let signalled = false;
     // Twenty loops of searches until the signal; each request started before it is tracked.
     const loops = Array.from({ length: 20 }, async () => {
       while (!signalled) {
         const sentAt = Date.now();
-        const request = call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { limit: 200, criteria: [{ field: 'description', operator: 'like', value: 'e' }] }, timeoutMs: 15_000 }).then(
+        const request = call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: searchBody, timeoutMs: 15_000 }).then(
           (answer) => ({ status: answer.status, complete: Array.isArray((answer.body as { data?: unknown }).data) }),
           (error: unknown) => {
             throw new Error(`failed ${Date.now() - sentAt} ms after it was sent: ${String((error as { cause?: unknown }).cause ?? error)}`);
@@ -56,7 +61,7 @@ describe('graceful shutdown', () => {
       }
     });
     const halfSent = halfSentSearch(service.url, bearer);
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Stop starting requests, give the last ones written a moment to reach the server's parser (a
     // request still in the kernel's buffer is not yet accepted), then signal.
     signalled = true;
