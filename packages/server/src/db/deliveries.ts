@@ -58,6 +58,66 @@ export function insertDeliveryRow(
   return trx.insertInto('deliveries').values({ ...values, status: 'draft' }).returningAll().executeTakeFirstOrThrow();
 }
 
+export interface IssueValues {
+  contact_id: number;
+  /** The request's date; without one the draft's stays, else today's. */
+  requested_date: string | undefined;
+  /** Today's date (UTC), for a draft without a date. */
+  today: string;
+  total_amount: string;
+}
+
+/**
+ * Issues the delivery if it is still a draft of the account, in one conditional update, and answers
+ * the issued row; undefined when no draft matched (missing, another account's, or already issued).
+ * The update takes the row lock: racing issues queue behind it and, once it commits, find the row no
+ * longer a draft. A contact that is not a company client of the account fails the update with the
+ * (account_id, contact_id) foreign key (see isUnknownContact).
+ */
+export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, values: IssueValues): Promise<DeliveryRow | undefined> {
+  return trx
+    .updateTable('deliveries')
+    .set({
+      status: 'issued',
+      contact_id: values.contact_id,
+      // The draft's date is read by the update itself (the row is no longer read before it is written).
+      delivery_date: values.requested_date ?? sql<string>`coalesce(delivery_date, ${values.today}::date)`,
+      total_amount: values.total_amount,
+      updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`,
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', deliveryId)
+    .where('status', '=', 'draft')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * True for the error of a write naming a contact that is not a company client of the delivery's
+ * account: SQLSTATE 23503 on deliveries_contact_fkey, whose key is (account_id, contact_id) (migration
+ * 0001), so another account's client fails it like a missing one. Same fields on node-postgres and PGlite.
+ */
+export function isUnknownContact(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23503' && constraint === 'deliveries_contact_fkey';
+}
+
+/** Why an issue matched no draft: whether the contact is the account's, and the delivery's status if it is the account's. */
+export async function issueRefusal(
+  db: Kysely<DatabaseSchema>,
+  accountId: number,
+  deliveryId: number,
+  contactId: number,
+): Promise<{ contactKnown: boolean; status: DeliveryRow['status'] | undefined }> {
+  const { rows } = await sql<{ contact_known: boolean; status: DeliveryRow['status'] | null }>`
+    select
+      exists (select 1 from company_clients where account_id = ${accountId} and id = ${contactId}) as contact_known,
+      (select status from deliveries where account_id = ${accountId} and id = ${deliveryId}) as status`.execute(db);
+  const row = rows[0]!;
+  return { contactKnown: row.contact_known, status: row.status ?? undefined };
+}
+
 export type DeliveryChanges = Partial<Pick<DeliveryRow, 'contact_id' | 'delivery_date' | 'status' | 'total_amount'>>;
 
 /** Writes `changes` and moves updated_at forward (by at least a millisecond). */
@@ -71,13 +131,27 @@ export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number
     .executeTakeFirstOrThrow();
 }
 
-/** Replaces every line of the delivery with `lines`, in their order. */
+/** Replaces every line of the delivery with `lines`, in their order: one statement, one round trip. */
 export async function replaceItems(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, lines: readonly PricedLine[]): Promise<ItemRecord[]> {
-  await trx.deleteFrom('delivery_items').where('account_id', '=', accountId).where('delivery_id', '=', deliveryId).execute();
-  if (lines.length === 0) return [];
-  return trx
-    .insertInto('delivery_items')
-    .values(lines.map((line, position) => ({ account_id: accountId, delivery_id: deliveryId, position, ...line })))
-    .returning(itemColumns)
-    .execute();
+  // The lines travel as four arrays (one parameter each, whatever their number) and come back as rows
+  // through unnest, numbered from 0 by `with ordinality` to keep their order. The insert reads
+  // `deleted` (a condition that always holds) so that the delete runs to completion first: the
+  // parts of one statement otherwise run in no set order, and a new line could meet an old one on
+  // (delivery_id, position). A row deleted earlier in the same statement does not count as taken.
+  const { rows } = await sql<ItemRecord>`
+    with deleted as (
+      delete from delivery_items where account_id = ${accountId} and delivery_id = ${deliveryId} returning id
+    )
+    insert into delivery_items (account_id, delivery_id, position, item_id, quantity, unit_price, total)
+    select ${accountId}::bigint, ${deliveryId}::bigint, (line.ordinality - 1)::integer, line.item_id, line.quantity, line.unit_price, line.total
+    from unnest(
+      ${lines.map((line) => line.item_id)}::bigint[],
+      ${lines.map((line) => line.quantity)}::numeric[],
+      ${lines.map((line) => line.unit_price)}::numeric[],
+      ${lines.map((line) => line.total)}::numeric[]
+    ) with ordinality as line (item_id, quantity, unit_price, total, ordinality)
+    where (select count(*) from deleted) >= 0
+    order by line.ordinality
+    returning ${sql.join(itemColumns.map((column) => sql.ref(column)))}`.execute(trx);
+  return rows;
 }

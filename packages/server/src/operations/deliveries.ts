@@ -1,6 +1,7 @@
 // Delivery operations: create a draft, read, list, change a draft, issue it. Every write runs in one
-// transaction that locks the delivery's row first, so an issue and a concurrent issue or update of
-// the same delivery queue behind each other and the loser sees the winner's committed state.
+// transaction that locks the delivery's row first (an issue by its conditional update), so an issue
+// and a concurrent issue or update of the same delivery queue behind each other and the loser sees
+// the winner's committed state.
 import { loadSpec, operationTable, type DeliveryItemInput, type Handler } from '@invoice-api/contract';
 import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
@@ -8,6 +9,9 @@ import { takeNextNumber } from '../db/accounts.js';
 import {
   findDelivery,
   insertDeliveryRow,
+  isUnknownContact,
+  issueDraftRow,
+  issueRefusal,
   itemsOf,
   listDeliveries as readDeliveries,
   lockDeliveryRow,
@@ -37,10 +41,12 @@ function notFound(deliveryId: number): ApiError {
   return ApiError.notFound(`Delivery ${deliveryId} not found.`);
 }
 
+function unknownContact(contactId: number): ApiError {
+  return ApiError.invalid('contact_id', 'must name a company client of your account', `Company client ${contactId} does not exist in your account.`);
+}
+
 async function assertContact(db: Kysely<DatabaseSchema>, accountId: number, contactId: number): Promise<void> {
-  if ((await findCompanyClient(db, accountId, contactId)) === undefined) {
-    throw ApiError.invalid('contact_id', 'must name a company client of your account', `Company client ${contactId} does not exist in your account.`);
-  }
+  if ((await findCompanyClient(db, accountId, contactId)) === undefined) throw unknownContact(contactId);
 }
 
 /** True when the stored lines are exactly the requested ones, in order (an update that changes nothing). */
@@ -121,19 +127,38 @@ export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (re
   const { delivery_id: deliveryId, contact_id: contactId, delivery_date: deliveryDate, items } = request.body;
   // Validation (400) comes before existence (404) and state (409).
   const priced = pricedItems(items, true) ?? priceLines([]);
-  await assertContact(context.db.db, accountId, contactId);
+  // Four round trips when it succeeds: BEGIN, the conditional update, the items, COMMIT. The contact
+  // is not looked up first: the update's foreign key checks it, and only a refused issue asks why.
   const issued = await context.db.db.transaction().execute(async (trx) => {
-    // The row lock makes racing issues queue; each later one then reads `issued` and gets 409.
-    const draft = await lockDeliveryRow(trx, accountId, deliveryId);
-    if (draft === undefined) throw notFound(deliveryId);
-    assertDraft(draft);
-    const delivery = await updateDeliveryRow(trx, accountId, deliveryId, {
-      status: 'issued',
+    // The conditional update takes the row lock, so racing issues queue; once the winner commits,
+    // each later one finds the row no longer a draft, matches nothing, and gets 409 below.
+    const delivery = await issueDraftRow(trx, accountId, deliveryId, {
       contact_id: contactId,
-      delivery_date: issueDate(deliveryDate, draft.delivery_date, new Date()),
+      requested_date: deliveryDate,
+      // issueDate's rule: the request's date, else the draft's (read by the update), else today UTC.
+      today: issueDate(undefined, null, new Date()),
       total_amount: priced.totalAmount,
+    }).catch((error: unknown) => {
+      if (isUnknownContact(error)) throw unknownContact(contactId);
+      throw error;
     });
+    if (delivery === undefined) return refuseIssue(trx, accountId, deliveryId, contactId);
     return { delivery, items: await replaceItems(trx, accountId, deliveryId, priced.lines) };
   });
   return { status: 200, body: toDelivery(issued.delivery, issued.items) };
 };
+
+/**
+ * Throws the answer to an issue that matched no draft, in the order the checks have always had: a
+ * contact that is not the account's (400), then a delivery that is not (404), then one already issued
+ * (409). An update that matches nothing never reaches the foreign key, so the contact is checked here.
+ */
+async function refuseIssue(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, contactId: number): Promise<never> {
+  const { contactKnown, status } = await issueRefusal(trx, accountId, deliveryId, contactId);
+  if (!contactKnown) throw unknownContact(contactId);
+  // A draft here was created after the update looked (nothing turns an issued delivery back into a
+  // draft): when the update ran, there was no such delivery.
+  if (status === undefined || status === 'draft') throw notFound(deliveryId);
+  assertDraft({ id: deliveryId, status });
+  throw new Error(`Delivery ${deliveryId} matched no draft yet has status ${status}`);
+}
