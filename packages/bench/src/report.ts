@@ -17,10 +17,16 @@ export interface LatencyComparison {
 
 export interface ValidationFigures {
   scenario: string;
+  /** Request and response validation on (the service as deployed). */
   on: Figures;
+  /** Both off: the whole validation overhead, which the target compares against. */
   off: Figures;
-  /** What was switched off (response validation; request validation when the service offers it). */
+  /** What `off` switched off. */
   switched: string;
+  /** Only response validation off (RESPONSE_VALIDATION=off). */
+  responseOff?: Figures;
+  /** Only request validation off (REQUEST_VALIDATION=off, a benchmark-only setting). */
+  requestOff?: Figures;
 }
 
 export interface RunResults {
@@ -127,7 +133,11 @@ export function renderReport(results: RunResults): string {
     const v = results.validation;
     out.push(`## Validation overhead (${v.scenario}; switched off: ${v.switched})`);
     out.push('');
-    out.push(markdownTable(['service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], [figuresRow('validation on', v.on), figuresRow('validation off', v.off)]));
+    const rows = [figuresRow('validation on', v.on)];
+    if (v.requestOff !== undefined) rows.push(figuresRow('request validation off (REQUEST_VALIDATION=off)', v.requestOff));
+    if (v.responseOff !== undefined) rows.push(figuresRow('response validation off (RESPONSE_VALIDATION=off)', v.responseOff));
+    rows.push(figuresRow('validation off', v.off));
+    out.push(markdownTable(['service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], rows));
     out.push('');
   }
   if (results.pglite !== undefined) {
@@ -181,6 +191,13 @@ function targetRows(results: RunResults): Cell[][] {
   if (results.validation !== undefined) {
     const share = results.validation.on.requestsPerSecond / results.validation.off.requestsPerSecond;
     rows.push([`validation on >= 0.75x validation off (${results.validation.switched})`, `${share.toFixed(2)}x`, yesNo(share >= 0.75)]);
+    for (const [side, figures] of [
+      ['request', results.validation.requestOff],
+      ['response', results.validation.responseOff],
+    ] as const) {
+      if (figures === undefined) continue;
+      rows.push([`${side} validation's share (on vs only ${side} validation off)`, `${(results.validation.on.requestsPerSecond / figures.requestsPerSecond).toFixed(2)}x`, 'n/a']);
+    }
   }
   rows.push(['pnpm generate (--force) < 5 s', `${results.generateSeconds.toFixed(2)} s`, yesNo(results.generateSeconds < 5)]);
   rows.push(['service peak RSS (VmHWM)', `${formatNumber(results.peakRssMiB)} MiB`, 'n/a']);

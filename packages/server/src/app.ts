@@ -12,15 +12,18 @@ import type { Database } from './db/database.js';
 import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js';
 import { boundedBody } from './http/bounded-body.js';
 import { errorMapper } from './http/errors.js';
+import { requireJsonObjectBody } from './http/json-object-body.js';
 import { httpLogging } from './http/logging.js';
 import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
+import { checkPathIds } from './http/path-ids.js';
 import { rejectNulCharacters } from './http/nul-characters.js';
 import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
 import { specValidator } from './http/validator.js';
+import { warmUpValidators } from './http/warm-up.js';
 
 export interface AppOptions {
   config: Config;
@@ -29,6 +32,11 @@ export interface AppOptions {
   logger: Logger;
   /** Where rate-limit counters live; default: this process's memory. See `redisStores`. */
   rateLimitStore?: RateLimitStoreFactory;
+  /**
+   * Compile every validator before the app is returned (warm-up.ts), so that no request, the first
+   * ones included, waits for a compilation. Default on; tests that do not care may skip it.
+   */
+  warmUp?: boolean;
 }
 
 export async function createApp(options: AppOptions): Promise<Express> {
@@ -36,6 +44,11 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // Loading the verification key (or preparing the JWKS client) before the first request means a
   // broken key file stops the start, not every request.
   const verifier = await createTokenVerifier(config.auth);
+  const validators = specValidator({ responseValidation: config.responseValidation, requestValidation: config.requestValidation });
+  if (options.warmUp ?? true) {
+    const warmed = await warmUpValidators(validators);
+    logger.info(warmed, 'validators compiled');
+  }
 
   const app = express();
   app.disable('x-powered-by');
@@ -57,11 +70,15 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(authenticate(verifier));
   app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
   app.use(requireScopes());
-  // Not strict: `true` or `[1]` is valid JSON that is not an object; the validator names it (with the
-  // path parameters first), where the parser would only say "not valid JSON".
+  // Not strict: `true` or `[1]` is valid JSON that is not an object; json-object-body.ts names it (after
+  // the path ids), where the parser would only say "not valid JSON".
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' }));
   app.use(boundedBody());
-  app.use(specValidator({ responseValidation: config.responseValidation }));
+  // Path ids as written (`1e3` is not 1000): the validator would coerce them.
+  app.use(checkPathIds());
+  // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
+  app.use(requireJsonObjectBody());
+  app.use(validators);
   app.use(rejectNulCharacters());
   app.use(
     operationRouter(handlers, (req, res) => ({

@@ -53,6 +53,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Validate every response against the spec (on by default; `off` saves about 15% of CPU). */
   responseValidation: boolean;
+  /**
+   * Validate every request against the spec. Always on in service; `off` exists only so that the
+   * benchmark can measure what request validation costs, and NODE_ENV=production refuses it.
+   */
+  requestValidation: boolean;
   timeouts: {
     /** Grace period for requests in flight at shutdown; the process exits after it regardless. */
     shutdownMs: number;
@@ -78,6 +83,8 @@ type Environment = Readonly<Record<string, string | undefined>>;
 export function loadConfig(env: Environment = process.env): Config {
   const read = reader(env);
   const production = read.string('NODE_ENV', '') === 'production';
+  // First: whatever else is wrong, a production service without request validation is refused.
+  const requestValidation = readRequestValidation(read, production);
 
   const headersMs = read.integer('HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000);
   const requestMs = read.integer('REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000);
@@ -105,6 +112,7 @@ export function loadConfig(env: Environment = process.env): Config {
     corsOrigins: readCorsOrigins(env),
     logLevel: read.oneOf('LOG_LEVEL', 'info', logLevels),
     responseValidation: read.oneOf('RESPONSE_VALIDATION', 'on', ['on', 'off'] as const) === 'on',
+    requestValidation,
     timeouts: {
       shutdownMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
       headersMs,
@@ -112,6 +120,15 @@ export function loadConfig(env: Environment = process.env): Config {
       keepAliveMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 0, 600_000),
     },
   };
+}
+
+/** Benchmark-only: without request validation the handlers see unchecked input. */
+function readRequestValidation(read: ReturnType<typeof reader>, production: boolean): boolean {
+  const on = read.oneOf('REQUEST_VALIDATION', 'on', ['on', 'off'] as const) === 'on';
+  if (!on && production) {
+    throw new ConfigError('REQUEST_VALIDATION=off is for benchmarks only: NODE_ENV=production never runs without request validation.');
+  }
+  return on;
 }
 
 function readDatabaseUrl(env: Environment): string | undefined {

@@ -23,14 +23,24 @@ export function errorMapper(): ErrorRequestHandler {
     }
     const mapped = toApiError(error, req, res);
     // pino-http logs the request line with `res.err` (and the request id): the cause, stack and all,
-    // goes to the log and never into the answer.
-    if (mapped.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
+    // goes to the log and never into the answer. A database outage is expected and answers every
+    // request with 503 while it lasts: one warning line per request, naming the cause, no stack.
+    if (mapped.status === 503 && isDatabaseUnavailable(error)) res.locals.unavailable = `database unavailable: ${describeCause(error)}`;
+    else if (mapped.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
     const body: ErrorBody = { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
     res.status(mapped.status);
     const headers = { ...headersEvery(mapped.status), ...(mapped instanceof HttpError ? mapped.headers : {}) };
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.json(body);
   };
+}
+
+/** `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432`: the code and first line of the message, no stack. */
+function describeCause(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return String(error);
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' && message !== '' ? (message.split('\n')[0] ?? '').slice(0, 300) : error.constructor.name;
+  return typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
 }
 
 /** Headers the spec requires on every answer with this status, whoever raised it (a handler too). */

@@ -16,6 +16,13 @@ declare global {
       operation?: OperationEntry;
       /** The verified token's caller (auth.ts); absent for operations that need no token. */
       caller?: Caller;
+      /** The operation's path ids as checked numbers (path-ids.ts). */
+      pathIds?: Record<string, number>;
+      /**
+       * Why the answer is a 503 the service expected (the database is unreachable): set instead of
+       * `res.err`, so the request's log line is a warning without a stack (logging.ts).
+       */
+      unavailable?: string;
     }
   }
 }

@@ -17,7 +17,20 @@ export function httpLogging(logger: Logger): RequestHandler {
     customAttributeKeys: { reqId: 'requestId' },
     // Binds the request id at the top level of every line the request logs (req.log included).
     quietReqLogger: true,
-    customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    // A 503 the service expected (database outage; unavailable in locals.ts) is a warning without a
+    // stack; every other failure an error with its stack (`res.err`, set by errors.ts).
+    customLogLevel: (_req, res, error) => {
+      if (res.locals.unavailable !== undefined && error === undefined && res.err === undefined) return 'warn';
+      return error !== undefined || res.statusCode >= 500 ? 'error' : 'info';
+    },
+    customErrorMessage: (_req, res) => (res.locals.unavailable !== undefined && res.err === undefined ? 'service unavailable' : 'request errored'),
+    // pino-http adds a synthetic Error (with its stack) to any line of a status >= 500: replace it by
+    // the one-line reason for an expected 503.
+    customErrorObject: (_req, res, _error, value: Record<string, unknown>) => {
+      if (res.locals.unavailable === undefined || res.err !== undefined) return value;
+      const { err: _dropped, ...rest } = value;
+      return { ...rest, reason: res.locals.unavailable };
+    },
     serializers: {
       req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode?: number }) => ({ status: res.statusCode }),

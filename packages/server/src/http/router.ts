@@ -54,13 +54,18 @@ function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<Re
     // so this is the one place where the untyped request becomes the operation's typed request.
     // Path parameters come from the validator, which converted them to the spec's types (express's
     // own `req.params` holds strings again once the route matched).
-    const params = (req as ValidatedRequest).openapi?.pathParams ?? req.params;
+    // The path ids are path-ids.ts's checked numbers, whatever the validator made of the strings.
+    const params = { ...((req as ValidatedRequest).openapi?.pathParams ?? req.params), ...res.locals.pathIds };
     const request = { params, query: req.query, body: req.body as unknown } as unknown as HandlerRequest<K>;
     const answer: Answer = await handler(request, contextFor(req, res));
     res.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     // Every 503 tells the client when to come back (the health check's included).
-    if (answer.status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(serviceUnavailableRetryAfterSeconds));
+    if (answer.status === 503) {
+      if (!res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(serviceUnavailableRetryAfterSeconds));
+      // An answer, not a failure (the health check while the database is down): logged as a warning.
+      res.locals.unavailable ??= `${operationId} answered 503`;
+    }
     if (answer.body === undefined) res.end();
     else res.json(answer.body);
   };

@@ -49,7 +49,8 @@ export function invalidRequest(problems: readonly ValidatorProblem[], body: unkn
 
 function invalidBodyProperty(problem: Located, body: unknown): ApiError {
   if (problem.segments.length === 0) {
-    return ApiError.invalid('body', problem.message, `The request body ${problem.message.replace(/^must be object$/, 'must be a JSON object')}.`);
+    const issue = problem.message.replace(/^must be object$/, 'must be a JSON object');
+    return ApiError.invalid('body', issue, `The request body ${issue}.`);
   }
   const field = fieldName(problem.segments);
   switch (problem.keyword) {

@@ -7,12 +7,13 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { bundledSpecPath, numberFormats } from '@invoice-api/contract';
 import { scopeCheck } from './auth.js';
 
-export function specValidator(options: { responseValidation: boolean }): RequestHandler[] {
+export function specValidator(options: { responseValidation: boolean; requestValidation: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: bundledSpecPath,
     // Every problem, so that errors.ts can report the first one in body order, not in schema order.
     // The cost is bounded by the 1 MiB body limit and the spec's maxItems/maxLength everywhere.
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
+    // Off only in benchmarks (REQUEST_VALIDATION=off, refused in production: config.ts).
+    validateRequests: options.requestValidation ? { allErrors: true, allowUnknownQueryParameters: false } : false,
     validateResponses: options.responseValidation,
     validateSecurity: { handlers: { oauth2: scopeCheck() } },
     // `full`: a date must exist (2026-02-30 is rejected), not just look like one.

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       logLevel: 'info',
       responseValidation: true,
+      requestValidation: true,
       timeouts: { shutdownMs: 10_000, headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 },
     });
     expect(defaultDevKeyFile).toMatch(/\/\.dev\/jwt-signing-key\.json$/);
@@ -35,6 +36,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example:8443',
       LOG_LEVEL: 'WARN',
       RESPONSE_VALIDATION: 'off',
+      REQUEST_VALIDATION: 'off',
       SHUTDOWN_TIMEOUT_MS: '2500',
       DEV_KEY_FILE: '/tmp/key.json',
     });
@@ -47,6 +49,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example:8443'],
       logLevel: 'warn',
       responseValidation: false,
+      requestValidation: false,
       timeouts: { shutdownMs: 2500 },
     });
     expect(loadConfig({ DATABASE_URL: 'memory:' }).database.url).toBe('memory:');
@@ -59,6 +62,7 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
+    [{ REQUEST_VALIDATION: 'no' }, /REQUEST_VALIDATION/],
     [{ REDIS_URL: 'cache:6379' }, /REDIS_URL/],
     [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS.*https:\/\/a\.example/],
     [{ CORS_ORIGINS: 'not a url' }, /CORS_ORIGINS/],
@@ -86,6 +90,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_ISSUER, JWT_AUDIENCE, JWT_JWKS_URL must be set/);
       expect(() => loadConfig({ ...production, JWT_AUDIENCE: '' })).toThrow(/JWT_AUDIENCE/);
       expect(() => loadConfig({ ...production, DEV_KEY_FILE: '/tmp/key.json' })).toThrow(/DEV_KEY_FILE/);
+    });
+
+    it('never runs without request validation (REQUEST_VALIDATION=off is for benchmarks only)', () => {
+      expect(() => loadConfig({ ...production, REQUEST_VALIDATION: 'off' })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...production, REQUEST_VALIDATION: 'off' })).toThrow(/REQUEST_VALIDATION=off is for benchmarks only/);
+      expect(loadConfig({ ...production, REQUEST_VALIDATION: 'on' }).requestValidation).toBe(true);
+      expect(loadConfig(production).requestValidation).toBe(true);
     });
 
     it('wants the key set over https', () => {

@@ -101,6 +101,64 @@ describe('error answers', () => {
       }
     });
 
+    it('takes a path id only as plain digits: no exponent, sign, leading zero, space or hex, at most 2147483647', async () => {
+      const cases: Array<[string, string]> = [
+        ['/api/v1/invoices/1e3', 'invoice_id'],
+        ['/api/v1/invoices/%2B5', 'invoice_id'],
+        ['/api/v1/invoices/+5', 'invoice_id'],
+        ['/api/v1/invoices/007', 'invoice_id'],
+        ['/api/v1/invoices/%205', 'invoice_id'],
+        ['/api/v1/invoices/5%20', 'invoice_id'],
+        ['/api/v1/invoices/0x10', 'invoice_id'],
+        ['/api/v1/invoices/2147483648', 'invoice_id'],
+        ['/api/v1/invoices/99999999999999999999', 'invoice_id'],
+        ['/api/v1/users/1e1', 'user_id'],
+        ['/api/v1/company_clients/01', 'client_id'],
+        ['/2.0/delivery/1.0', 'delivery_id'],
+      ];
+      for (const [path, field] of cases) {
+        const response = await call(path);
+        expect(response.status, path).toBe(400);
+        const body = await errorBody(response);
+        expect(body, path).toEqual({
+          error: 'invalid_request',
+          message: `The path parameter '${field}' must be a positive integer.`,
+          details: { field, issue: expect.stringMatching(/digits/) },
+        });
+      }
+      // The same rule on a write: the id is named before anything about the body.
+      const patch = await call('/api/v1/invoices/1e3', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect((await errorBody(patch)).details?.field).toBe('invoice_id');
+    });
+
+    it('hands the handler the largest id as a number', async () => {
+      const response = await call('/api/v1/invoices/2147483647');
+      expect(response.status).toBe(404);
+      expect((await errorBody(response)).message).toBe('Invoice 2147483647 was not found.');
+    });
+
+    it('names the body when it is valid JSON but not an object', async () => {
+      for (const [raw, what] of [
+        ['"text"', 'a string'],
+        ['42', 'the number 42'],
+        ['true', 'true'],
+        ['false', 'false'],
+        ['0', 'the number 0'],
+        ['null', 'null'],
+        ['[1, 2]', 'an array'],
+      ] as const) {
+        for (const path of ['/api/v1/invoices', '/api/v1/invoices/search', '/2.0/delivery/issue']) {
+          const response = await postJson(path, raw);
+          expect(response.status, `${path} ${raw}`).toBe(400);
+          expect(await response.json(), `${path} ${raw}`).toEqual({
+            error: 'invalid_request',
+            message: `The request body must be a JSON object, not ${what}.`,
+            details: { field: 'body', issue: 'must be a JSON object' },
+          });
+        }
+      }
+    });
+
     it('names a missing required parameter', async () => {
       const response = await postJson('/2.0/delivery/issue', { contact_id: 1, items: [{ item_id: 1, quantity: 1, unit_price: 1 }] });
       expect(response.status).toBe(400);

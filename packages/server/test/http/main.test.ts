@@ -51,6 +51,10 @@ describe('src/main.ts', () => {
       const url = await service.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(service.lines.some((line) => line.msg === 'empty database seeded with the demo data')).toBe(true);
+      // The validators are compiled before the first request can arrive (warm-up.ts).
+      const messages = service.lines.map((line) => line.msg);
+      expect(messages.indexOf('validators compiled')).toBeGreaterThanOrEqual(0);
+      expect(messages.indexOf('validators compiled')).toBeLessThan(messages.indexOf('listening'));
 
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const users = await fetch(`${url}/api/v1/users`, { headers: { authorization: `Bearer ${await token({ accountId: 1 })}` } });
@@ -67,6 +71,18 @@ describe('src/main.ts', () => {
     const service = startMain({ PORT: 'eighty' });
     expect(await service.exited).toBe(2);
     expect(service.stderr()).toMatch(/Configuration error: PORT/);
+  });
+
+  it('refuses REQUEST_VALIDATION=off in production (a benchmark-only switch)', async () => {
+    const service = startMain({
+      NODE_ENV: 'production',
+      JWT_ISSUER: 'https://auth.example.com/',
+      JWT_AUDIENCE: 'https://api.example.com',
+      JWT_JWKS_URL: 'https://auth.example.com/jwks.json',
+      REQUEST_VALIDATION: 'off',
+    });
+    expect(await service.exited).toBe(2);
+    expect(service.stderr()).toMatch(/Configuration error: REQUEST_VALIDATION=off is for benchmarks only/);
   });
 
   it('refuses the development key in production', async () => {

@@ -168,6 +168,28 @@ describe('graceful shutdown', () => {
     for (const answer of answers) expect(answer.status).toMatch(/^HTTP\/1\.1 200 OK/);
   });
 
+  it('answers a request that arrives shortly after the close began on a connection opened before it', async () => {
+    const service = await startTestService({ database: database() });
+    services.push(service);
+    // A busy client: the kernel completed its connection before the close, its request follows 400 ms
+    // later (longer than the drain window). Node counts the connection as idle until then; the idle
+    // sweep must not take it for an idle keep-alive connection and reset it.
+    const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => undefined);
+    const closed = service.server.close(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(received).toMatch(/connection: close/i);
+    await closed;
+  });
+
   it('cuts a request that does not finish within the grace period', async () => {
     const gated = gatedUsers();
     const service = await startTestService({ database: database(), handlers: gated.handlers });

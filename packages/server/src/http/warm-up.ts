@@ -1,0 +1,132 @@
+// express-openapi-validator compiles an operation's request and response validators (Ajv) lazily, at
+// the first request for each method, route and request Content-Type, blocking the event loop for
+// hundreds of milliseconds each time. On a freshly started service that stalls the first requests,
+// and a SIGTERM arriving in such a stall met connections the server had not even accepted yet. The
+// validator offers no way to compile ahead, so this sends it one request per operation and
+// Content-Type at start, before the service listens: through the SAME validator middleware the app
+// uses (its caches live in those middleware closures), mounted in a throwaway app on a loopback port
+// that exists only for this and serves nothing but the validator (no handlers, no database).
+//
+// Every step is lenient: a warm-up request is not meant to be valid, it only has to reach the
+// request validator (which compiles before it validates) and the response validator (which compiles
+// every status's validator of the operation at its first response, whether or not the body passes).
+import { request as httpRequest, Agent, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type RequestHandler } from 'express';
+import { loadSpec, operationTable } from '@invoice-api/contract';
+import { BODY_LIMIT_BYTES } from '../config.js';
+import type { Caller } from '../context.js';
+import './locals.js';
+
+export interface WarmUpRequest {
+  method: string;
+  path: string;
+  /** Undefined: no Content-Type and no body. */
+  contentType?: string;
+}
+
+/**
+ * The requests that compile every validator a real client reaches: the validator caches per method,
+ * route and normalised Content-Type. GETs and an optional body: without Content-Type. A JSON body: as
+ * `application/json` and with the charset parameter (`; charset=utf-8`, what many clients send).
+ * A required body without Content-Type is 415 before anything is compiled, so it is not sent.
+ */
+export function warmUpRequests(): WarmUpRequest[] {
+  const spec = loadSpec();
+  const requests: WarmUpRequest[] = [];
+  for (const operation of Object.values(operationTable)) {
+    const path = operation.path.replace(/\{[^}]+\}/g, '1');
+    const operationObject = spec.paths[operation.path]?.[operation.method.toLowerCase()] as { requestBody?: { required?: boolean } } | undefined;
+    const bodyRequired = operation.hasRequestBody && operationObject?.requestBody?.required === true;
+    if (!bodyRequired) requests.push({ method: operation.method, path });
+    if (operation.hasRequestBody) {
+      requests.push({ method: operation.method, path, contentType: 'application/json' });
+      requests.push({ method: operation.method, path, contentType: 'application/json; charset=utf-8' });
+    }
+  }
+  return requests;
+}
+
+/** Sends every warm-up request through `validators`; resolves with how many were sent and how long it took. */
+export async function warmUpValidators(validators: readonly RequestHandler[]): Promise<{ requests: number; ms: number }> {
+  const startedAt = performance.now();
+  const allScopes = new Set(Object.values(operationTable).flatMap((operation) => [...operation.scopes]));
+  const caller: Caller = { accountId: 1, apiKey: 'warm-up', scopes: allScopes };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' }));
+  app.use((_req, res, next) => {
+    res.locals.caller = caller;
+    next();
+  });
+  for (const validator of validators) app.use(lenient(validator));
+  // The response validator (when on) checks this answer: it compiles first, then rejects `{}` (most
+  // likely), which ends the answer in lenient().
+  app.use((_req, res) => {
+    res.status(200).json({});
+  });
+  app.use(((_error, _req, res, _next) => {
+    if (!res.headersSent) res.status(204).end();
+  }) as express.ErrorRequestHandler);
+
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const requests = warmUpRequests();
+  try {
+    for (const warmUp of requests) await send(port, agent, warmUp);
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  return { requests: requests.length, ms: Math.round(performance.now() - startedAt) };
+}
+
+/**
+ * Runs a middleware and continues whatever it reports: an invalid warm-up request must still reach
+ * the next validator. A second call of `next` (the response validator reporting the answer it
+ * rejected) ends the answer.
+ */
+function lenient(middleware: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    let continued = false;
+    const onward = (): void => {
+      if (!continued) {
+        continued = true;
+        next();
+      } else if (!res.headersSent) {
+        res.status(204).end();
+      }
+    };
+    try {
+      const result: unknown = middleware(req, res, onward);
+      if (result instanceof Promise) result.catch(onward);
+    } catch {
+      onward();
+    }
+  };
+}
+
+function send(port: number, agent: Agent, warmUp: WarmUpRequest): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const body = warmUp.contentType === undefined ? undefined : '{}';
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (warmUp.contentType !== undefined) headers['content-type'] = warmUp.contentType;
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const request = httpRequest({ host: '127.0.0.1', port, method: warmUp.method, path: warmUp.path, agent, headers, timeout: 60_000 }, (response) => {
+      response.resume();
+      response.once('end', () => resolve());
+      response.once('error', reject);
+    });
+    request.once('timeout', () => request.destroy(new Error(`warm-up ${warmUp.method} ${warmUp.path} got no answer`)));
+    request.once('error', reject);
+    request.end(body);
+  });
+}
