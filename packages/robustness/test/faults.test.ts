@@ -101,6 +101,19 @@ describe('PostgreSQL cut under load', () => {
       expect(outcome.ms).toBeLessThan(requestBoundMs);
     }
     expect(recoveredAfterMs).toBeLessThan(15_000);
+    // The outage's 503s are logged as one warning line each (request id, reason), never an error with a stack.
+    const outageLines = service
+      .logs()
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Body)
+      .filter((line) => (line['res'] as Body | undefined)?.['status'] === 503);
+    expect(outageLines.length).toBeGreaterThan(0);
+    for (const line of outageLines) {
+      expect(line['level'], JSON.stringify(line)).toBe(40);
+      expect(line['requestId']).toEqual(expect.any(String));
+      expect(line).not.toHaveProperty('err');
+      expect(JSON.stringify(line)).not.toMatch(/\n\s+at /);
+    }
     const after = await call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: {} });
     expect(after.status).toBe(200);
 
