@@ -74,7 +74,14 @@ export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '
     exit.then(({ code, signal }) => fail(new Error(`prism ${mode} exited (code ${code}, signal ${signal}) before listening`)));
   });
 
+  let stopping = false;
+  // A Prism that dies after it started makes every later call fail with ECONNREFUSED; say why once.
+  exit.then(({ code, signal }) => {
+    if (!stopping) process.stderr.write(`prism ${mode} exited unexpectedly (code ${code}, signal ${signal})\n--- last prism output ---\n${recent.join('\n')}\n`);
+  });
+
   async function stop() {
+    stopping = true;
     if (exited) return;
     child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 5000);

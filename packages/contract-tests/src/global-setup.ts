@@ -3,12 +3,12 @@
 //   service  the service (PGlite in memory) with a fresh development key
 //   proxy    Prism's validation proxy in front of that same service (no --errors: the service's own
 //            answers pass through, Prism only reports violations in `sl-violations`)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { mintDevToken } from '@invoice-api/server/dev-token';
-import { startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
+import { bundledSpec, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
 import { freePort, startService, type RunningService } from './service.js';
 import { isStateful, selectedTargetNames, type Target } from './targets.js';
 
@@ -24,15 +24,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   try {
+    // Prism watches its spec file and reloads when it changes; a private copy keeps the mock and the
+    // proxy up while anything else in the run regenerates packages/contract/generated.
+    const spec = join(workDir, 'openapi.yaml');
+    copyFileSync(bundledSpec, spec);
     // Minting once writes the key file, so the service and the tests share one key from the start.
     if (needsService) await mintDevToken({ keyFile });
     // The service's port is picked first, so the proxy can start while the service seeds its data.
     const servicePort = needsService ? await freePort() : 0;
     const started = <T extends RunningPrism | RunningService>(child: T): T => (running.push(child), child);
     const [mock, service, proxy] = await Promise.all([
-      names.includes('mock') ? startPrism({ mode: 'mock' }).then(started) : undefined,
+      names.includes('mock') ? startPrism({ mode: 'mock', spec }).then(started) : undefined,
       needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,
-      names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}` }).then(started) : undefined,
+      names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}`, spec }).then(started) : undefined,
     ]);
 
     const targets: Target[] = [];
