@@ -3,7 +3,7 @@
 // `Connection: close`), close keep-alive sockets once they are idle, and cut whatever is left when the
 // grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
 
@@ -17,14 +17,6 @@ import type { Config } from '../config.js';
 const drainWindowMs = 250;
 /** Afterwards, connections that became idle without a `Connection: close` answer are swept this often. */
 const idleSweepIntervalMs = 500;
-/**
- * A connection accepted this recently that has not yet carried a request is about to: its client has
- * connected to send one, and the request may still be on its way (a busy client writes a little after
- * the kernel completed the handshake; a service stalled by CPU accepts late). Node counts such a
- * connection as idle, so while one exists the idle sweep waits: closing it would reset a request the
- * client rightly thinks was sent. The grace period still bounds everything.
- */
-const freshConnectionMs = 1_000;
 
 export interface RunningServer {
   server: Server;
@@ -48,15 +40,8 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
   server.keepAliveTimeout = options.timeouts.keepAliveMs;
 
   const inFlight = new Set<ServerResponse<IncomingMessage>>();
-  /** Connections that have not carried a request yet, with the time they were accepted. */
-  const fresh = new Map<Socket, number>();
   let closing = false;
-  server.on('connection', (socket: Socket) => {
-    fresh.set(socket, Date.now());
-    socket.once('close', () => fresh.delete(socket));
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
-    fresh.delete(req.socket);
+  server.on('request', (_req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
     inFlight.add(res);
     if (closing) res.setHeader('Connection', 'close');
     res.once('close', () => inFlight.delete(res));
@@ -86,13 +71,7 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         // Each step runs in the check phase (setImmediate), right after a poll phase: by then the
         // backlog has been accepted and whatever had arrived on a connection has been read.
         const closeIdleAfterPoll = (): void => {
-          setImmediate(() => {
-            const now = Date.now();
-            for (const [socket, acceptedAt] of fresh) {
-              if (now - acceptedAt >= freshConnectionMs) fresh.delete(socket);
-            }
-            if (fresh.size === 0) server.closeIdleConnections();
-          });
+          setImmediate(() => server.closeIdleConnections());
         };
         setTimeout(() => {
           setImmediate(() => {

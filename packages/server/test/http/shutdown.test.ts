@@ -172,8 +172,8 @@ describe('graceful shutdown', () => {
     const service = await startTestService({ database: database() });
     services.push(service);
     // A busy client: the kernel completed its connection before the close, its request follows 400 ms
-    // later (longer than the drain window). Node counts the connection as idle until then; the idle
-    // sweep must not take it for an idle keep-alive connection and reset it.
+    // later (longer than the drain window). Node counts a connection that has not sent a request yet
+    // as active, not idle (its headers timeout runs): the idle sweep must leave it to be answered.
     const socket = connect(Number(new URL(service.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     await new Promise((resolve) => setTimeout(resolve, 50));
