@@ -68,7 +68,7 @@ describe('graceful shutdown', () => {
       }
     });
     const halfSent = halfSentSearch(service.url, bearer);
-    // 150 ms: without the warm-up, the signal lands in the first compilations (measured: 10-13 of the
+    // 150 ms: without the warm-up, the signal lands in the first compilations (measured: 6-13 of the
     // first 20 requests reset in every run); with it, none.
     await new Promise((resolve) => setTimeout(resolve, 150));
     // Stop starting requests, give the last ones written a moment to reach the server's parser (a
