@@ -1,6 +1,6 @@
 // Every documented answer of the bundled spec (operation, status, named example and its value),
 // read from the spec itself, so the mock scenarios cover a new answer without being edited.
-import { loadSpec, operationTable, type OperationId } from '@invoice-api/contract';
+import { loadSpec, operationTable, resolveRef, type OperationId } from '@invoice-api/contract';
 
 export interface DocumentedAnswer {
   operationId: OperationId;
@@ -14,12 +14,7 @@ const isObject = (value: unknown): value is JsonObject => typeof value === 'obje
 
 /** Follows internal `#/components/...` references, the only kind a bundled spec holds. */
 function resolve(value: unknown): unknown {
-  let current = value;
-  while (isObject(current) && typeof current.$ref === 'string') {
-    const pointer = current.$ref.replace(/^#\//, '').split('/');
-    current = pointer.reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), loadSpec());
-  }
-  return current;
+  return resolveRef(loadSpec(), value);
 }
 
 export function documentedAnswers(): DocumentedAnswer[] {

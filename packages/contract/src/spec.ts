@@ -23,3 +23,29 @@ export function loadSpec(): OpenApiDocument {
   cached ??= JSON.parse(readFileSync(bundledSpecPath, 'utf8')) as OpenApiDocument;
   return cached;
 }
+
+/** A JSON object node of the spec (an operation, a schema, a parameter…). */
+export type SpecNode = Record<string, unknown>;
+
+export function isSpecNode(value: unknown): value is SpecNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Follows local references (`#/components/...`, the only kind a bundled spec holds) until a node
+ * that is not a reference; undefined when that is not an object or a reference does not resolve.
+ */
+export function resolveRef(spec: OpenApiDocument, value: unknown): SpecNode | undefined {
+  let node = value;
+  // A bound, so that a reference cycle cannot loop forever.
+  for (let depth = 0; depth < 16 && isSpecNode(node) && typeof node.$ref === 'string'; depth += 1) {
+    const reference = node.$ref;
+    node = reference.startsWith('#/')
+      ? reference
+          .slice(2)
+          .split('/')
+          .reduce<unknown>((current, key) => (isSpecNode(current) ? current[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec)
+      : undefined;
+  }
+  return isSpecNode(node) ? node : undefined;
+}

@@ -6,22 +6,22 @@
 // either way, and the first problem in body order stays the same (the array's own `maxItems` problem,
 // or the first unknown property, precedes everything that was cut), so the answer does not change.
 import type { RequestHandler } from 'express';
-import { loadSpec, type OpenApiDocument } from '@invoice-api/contract';
+import { loadSpec, resolveRef, type OpenApiDocument } from '@invoice-api/contract';
 import type { OperationEntry } from './locals.js';
 
 type Schema = Record<string, unknown>;
 
 /** The JSON request body schema of an operation, or undefined when it takes no body. */
 export function requestBodySchema(spec: OpenApiDocument, operation: OperationEntry): Schema | undefined {
-  const operationObject = resolve(spec, spec.paths[operation.path]?.[operation.method.toLowerCase()]);
-  const requestBody = resolve(spec, operationObject?.requestBody);
-  const content = resolve(spec, requestBody?.content);
-  return resolve(spec, resolve(spec, content?.['application/json'])?.schema);
+  const operationObject = resolveRef(spec, spec.paths[operation.path]?.[operation.method.toLowerCase()]);
+  const requestBody = resolveRef(spec, operationObject?.requestBody);
+  const content = resolveRef(spec, requestBody?.content);
+  return resolveRef(spec, resolveRef(spec, content?.['application/json'])?.schema);
 }
 
 /** `value` with over-long arrays cut and surplus unknown properties dropped; `value` itself if nothing was. */
 export function boundToSchema(spec: OpenApiDocument, value: unknown, schemaOrReference: unknown): unknown {
-  const schema = resolve(spec, schemaOrReference);
+  const schema = resolveRef(spec, schemaOrReference);
   if (schema === undefined) return value;
 
   if (Array.isArray(value)) {
@@ -78,20 +78,6 @@ export function boundedBody(): RequestHandler {
   };
 }
 
-/** Follows local `$ref`s (`#/components/...`) of the bundled spec; undefined for anything not an object. */
-function resolve(spec: OpenApiDocument, value: unknown): Schema | undefined {
-  let node = value;
-  for (let depth = 0; depth < 16 && isRecord(node) && typeof node.$ref === 'string'; depth += 1) {
-    const reference = node.$ref;
-    node = reference.startsWith('#/')
-      ? reference
-          .slice(2)
-          .split('/')
-          .reduce<unknown>((current, key) => (isRecord(current) ? current[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec)
-      : undefined;
-  }
-  return isRecord(node) ? node : undefined;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,7 +6,7 @@
 // so there is no second list to keep in step. The checked numbers go to res.locals.pathIds, which the
 // router hands to the handler (whatever the validator made of the strings).
 import type { RequestHandler } from 'express';
-import { loadSpec, operationTable, type OpenApiDocument } from '@invoice-api/contract';
+import { loadSpec, operationTable, resolveRef, type OpenApiDocument, type SpecNode } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import type { OperationEntry } from './locals.js';
 
@@ -20,25 +20,24 @@ export interface PathIdParameter {
   maximum: number;
 }
 
-type Node = Record<string, unknown>;
 
 /** The path id parameters of an operation, from the spec's path item and operation parameters. */
 export function pathIdParameters(spec: OpenApiDocument, operation: Pick<OperationEntry, 'path' | 'method'>): PathIdParameter[] {
-  const pathItem = resolve(spec, spec.paths[operation.path]);
-  const operationObject = resolve(spec, pathItem?.[operation.method.toLowerCase()]);
+  const pathItem = resolveRef(spec, spec.paths[operation.path]);
+  const operationObject = resolveRef(spec, pathItem?.[operation.method.toLowerCase()]);
   // Operation parameters override path-item parameters of the same name and location.
-  const byName = new Map<string, Node>();
+  const byName = new Map<string, SpecNode>();
   for (const source of [pathItem?.parameters, operationObject?.parameters]) {
     if (!Array.isArray(source)) continue;
     for (const reference of source) {
-      const parameter = resolve(spec, reference);
+      const parameter = resolveRef(spec, reference);
       if (parameter !== undefined && parameter.in === 'path' && typeof parameter.name === 'string') byName.set(parameter.name, parameter);
     }
   }
   const segments = operation.path.split('/');
   const ids: PathIdParameter[] = [];
   for (const [name, parameter] of byName) {
-    const schema = resolve(spec, parameter.schema);
+    const schema = resolveRef(spec, parameter.schema);
     if (schema?.type !== 'integer' || typeof schema.minimum !== 'number' || schema.minimum < 1) continue;
     const segment = segments.indexOf(`{${name}}`);
     if (segment < 0) continue;
@@ -89,20 +88,3 @@ export function checkPathIds(): RequestHandler {
   };
 }
 
-function resolve(spec: OpenApiDocument, value: unknown): Node | undefined {
-  let node = value;
-  for (let depth = 0; depth < 16 && isRecord(node) && typeof node.$ref === 'string'; depth += 1) {
-    const reference = node.$ref;
-    node = reference.startsWith('#/')
-      ? reference
-          .slice(2)
-          .split('/')
-          .reduce<unknown>((current, key) => (isRecord(current) ? current[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec)
-      : undefined;
-  }
-  return isRecord(node) ? node : undefined;
-}
-
-function isRecord(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

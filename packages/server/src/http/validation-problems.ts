@@ -3,7 +3,7 @@
 // `/body/items/0/quantity` -> `items[0].quantity`, `/params/invoice_id` -> `invoice_id`.
 // Search requests have their own rules for naming a criterion's problem; those live with the search
 // code (firstSearchProblem), this module only hands it the problems.
-import { loadSpec, numberFormats } from '@invoice-api/contract';
+import { loadSpec, numberFormats, resolveRef } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import { firstSearchProblem } from '../search/index.js';
 import type { OperationEntry } from './locals.js';
@@ -155,22 +155,14 @@ function isPositiveIntegerParameter(operation: OperationEntry | undefined, name:
   const operationObject = pathItem?.[operation.method.toLowerCase()];
   const parameters = isRecord(operationObject) && Array.isArray(operationObject.parameters) ? operationObject.parameters : [];
   for (const reference of parameters) {
-    const parameter = resolveReference(spec, reference);
+    const parameter = resolveRef(spec, reference);
     if (!isRecord(parameter) || parameter.name !== name || parameter.in !== 'path') continue;
-    const schema = resolveReference(spec, parameter.schema);
+    const schema = resolveRef(spec, parameter.schema);
     return isRecord(schema) && schema.type === 'integer' && typeof schema.minimum === 'number' && schema.minimum >= 1;
   }
   return false;
 }
 
-/** Follows a local `$ref` (`#/components/...`) of the bundled spec. */
-function resolveReference(spec: unknown, value: unknown): unknown {
-  if (!isRecord(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/')) return value;
-  return value.$ref
-    .slice(2)
-    .split('/')
-    .reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), spec);
-}
 
 function valueAt(body: unknown, segments: readonly Segment[]): unknown {
   return segments.reduce<unknown>((node, segment) => child(node, segment), body);
