@@ -61,19 +61,16 @@ export function searchTargetMet(row: SearchRow): boolean {
 
 const yesNo = (met: boolean): string => (met ? 'yes' : 'NO');
 
+/** The req/s, p50 and p99 cells of one measured target. */
+const figureCells = (figures: Figures): Cell[] => [figures.requestsPerSecond, figures.p50, figures.p99];
+
 function searchTable(rows: readonly SearchRow[]): string {
   const headers = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'raw SQL req/s', 'p50 ms', 'p99 ms', 'bare Node req/s', 'p50 ms', 'p99 ms', 'service/raw SQL', 'service/bare Node', 'limit', 'target met', 'errors'];
   const body = rows.map((row): Cell[] => [
     row.scenario.name,
-    row.service.requestsPerSecond,
-    row.service.p50,
-    row.service.p99,
-    row.rawSql.requestsPerSecond,
-    row.rawSql.p50,
-    row.rawSql.p99,
-    row.bareNode.requestsPerSecond,
-    row.bareNode.p50,
-    row.bareNode.p99,
+    ...figureCells(row.service),
+    ...figureCells(row.rawSql),
+    ...figureCells(row.bareNode),
     ratio(row.service.requestsPerSecond, row.rawSql.requestsPerSecond),
     ratio(row.service.requestsPerSecond, row.bareNode.requestsPerSecond),
     limitOf(row),
@@ -148,12 +145,8 @@ export function renderReport(results: RunResults): string {
         ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'raw SQL req/s', 'p50 ms', 'p99 ms', 'service/raw SQL', 'errors'],
         results.pglite.map((row): Cell[] => [
           row.scenario.name,
-          row.service.requestsPerSecond,
-          row.service.p50,
-          row.service.p99,
-          row.rawSql.requestsPerSecond,
-          row.rawSql.p50,
-          row.rawSql.p99,
+          ...figureCells(row.service),
+          ...figureCells(row.rawSql),
           ratio(row.service.requestsPerSecond, row.rawSql.requestsPerSecond),
           String(row.service.errors + row.rawSql.errors),
         ]),

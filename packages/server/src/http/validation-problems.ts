@@ -3,7 +3,8 @@
 // `/body/items/0/quantity` -> `items[0].quantity`, `/params/invoice_id` -> `invoice_id`.
 // Search requests have their own rules for naming a criterion's problem; those live with the search
 // code (firstSearchProblem), this module only hands it the problems.
-import { loadSpec, numberFormats, resolveRef } from '@invoice-api/contract';
+import { loadSpec, numberFormats } from '@invoice-api/contract';
+import { pathIdParameters } from './path-ids.js';
 import { ApiError } from '../errors.js';
 import { firstSearchProblem } from '../search/index.js';
 import type { OperationEntry } from './locals.js';
@@ -150,17 +151,7 @@ function friendlier(message: string): string {
 
 function isPositiveIntegerParameter(operation: OperationEntry | undefined, name: string): boolean {
   if (operation === undefined) return false;
-  const spec = loadSpec();
-  const pathItem = spec.paths[operation.path];
-  const operationObject = pathItem?.[operation.method.toLowerCase()];
-  const parameters = isRecord(operationObject) && Array.isArray(operationObject.parameters) ? operationObject.parameters : [];
-  for (const reference of parameters) {
-    const parameter = resolveRef(spec, reference);
-    if (!isRecord(parameter) || parameter.name !== name || parameter.in !== 'path') continue;
-    const schema = resolveRef(spec, parameter.schema);
-    return isRecord(schema) && schema.type === 'integer' && typeof schema.minimum === 'number' && schema.minimum >= 1;
-  }
-  return false;
+  return pathIdParameters(loadSpec(), operation).some((parameter) => parameter.name === name);
 }
 
 
