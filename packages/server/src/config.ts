@@ -1,6 +1,7 @@
 // Every environment variable the service reads, with its default and its validation, in one place.
 // A bad value stops the process at start with a message naming the variable, rather than surfacing
 // as a strange failure at the first request.
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The request body limit is a product decision (1 MiB), not a setting. */
@@ -43,6 +44,8 @@ export interface Config {
     /** Unset: PGlite under .data/; `memory:`: PGlite in memory; `postgres://…`: PostgreSQL. */
     url: string | undefined;
     poolSize: number;
+    /** PGlite's data directory when `url` is unset; undefined: `.data/pglite` at the repository root. */
+    pgliteDataDir: string | undefined;
   };
   /** Fill an empty database with the demo data at start (default on, off in production). */
   seedDemoData: boolean;
@@ -99,6 +102,7 @@ export function loadConfig(env: Environment = process.env): Config {
     database: {
       url: readDatabaseUrl(env),
       poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
+      pgliteDataDir: readPgliteDataDir(env),
     },
     seedDemoData: read.oneOf('SEED_DEMO_DATA', production ? 'off' : 'on', ['on', 'off'] as const) === 'on',
     auth: readAuth(env, production),
@@ -137,6 +141,13 @@ function readDatabaseUrl(env: Environment): string | undefined {
   if (url === 'memory:' || /^postgres(ql)?:\/\//.test(url)) return url;
   // Never echo the value: it may carry a password.
   throw new ConfigError('DATABASE_URL must be unset, "memory:", or a postgres:// or postgresql:// URL.');
+}
+
+/** Relative to the repository root, like the default, whatever directory the process starts in. */
+function readPgliteDataDir(env: Environment): string | undefined {
+  const path = env.PGLITE_DATA_DIR?.trim();
+  if (path === undefined || path === '') return undefined;
+  return resolve(repositoryRoot, path);
 }
 
 function readRedisUrl(env: Environment): string | undefined {

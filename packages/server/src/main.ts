@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { DataDirectoryInUseError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger } from './http/logging.js';
@@ -26,7 +26,7 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
-  const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize });
+  const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize, dataDir: config.database.pgliteDataDir });
   let redis: ReturnType<typeof createRedisClient> | undefined;
   try {
     await migrate(database);
@@ -79,6 +79,12 @@ async function main(): Promise<void> {
   try {
     service = await startService(config, logger);
   } catch (error) {
+    // Another process holds the embedded database: one plain line saying which and what to do, not a
+    // stack trace; nothing was opened and nothing listens.
+    if (error instanceof DataDirectoryInUseError) {
+      process.stderr.write(`Cannot start: ${error.message}\n`);
+      process.exit(3);
+    }
     logger.fatal({ err: error }, 'the service could not start');
     process.exit(1);
   }

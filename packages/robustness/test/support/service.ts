@@ -31,12 +31,21 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/** A service process just spawned: it may go on to listen, or exit first (a refusal to start). */
+export interface SpawnedService {
+  child: ChildProcess;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string | null>;
+  /** Log lines (stdout and stderr) so far. */
+  logs(): string[];
+}
+
 /**
- * Starts the service with its output going to a file, not a pipe: a pipe that the (busy) test process
+ * Spawns the service with its output going to a file, not a pipe: a pipe that the (busy) test process
  * drains late would block the service's synchronous log writes and stall its event loop, which would
  * make every timing in these tests a measure of the harness instead of the service.
  */
-export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+export function spawnService(env: Record<string, string>): SpawnedService {
   logCounter += 1;
   const logFile = join(scratchDirectory, `service-${logCounter}.log`);
   const output = openSync(logFile, 'w');
@@ -55,14 +64,18 @@ export async function startService(env: Record<string, string>): Promise<Service
   });
   closeSync(output);
   const logs = (): string[] => readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '');
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, exited, logs };
+}
+
+/** Spawns the service and resolves once it listens (a PGlite directory reopened on a busy machine may need `startTimeoutMs`). */
+export async function startService(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+  const { child, exited, logs } = spawnService(env);
   let exitCode: number | string | null | undefined;
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => {
-      exitCode = code ?? signal;
-      resolve(exitCode);
-    }),
-  );
-  const deadline = Date.now() + 45_000;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  const deadline = Date.now() + (options.startTimeoutMs ?? 45_000);
   let url: string | undefined;
   while (url === undefined) {
     if (exitCode !== undefined) throw new Error(`the service exited (${exitCode}) before listening:\n${logs().join('\n')}`);

@@ -2,7 +2,8 @@
 // PGlite (PostgreSQL in WebAssembly, in memory or in a directory) for development and tests without
 // a server, node-postgres for a real PostgreSQL. Both get the same type parsers (type-parsers.ts),
 // the same UTC session time zone and the pg_trgm extension, so the same SQL behaves the same.
-import { mkdir } from 'node:fs/promises';
+// A PGlite data directory is held by one process at a time (single-writer-lock.ts).
+import { mkdir, realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -10,9 +11,11 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { DatabaseSchema } from './schema.js';
+import { acquireSingleWriterLock, type SingleWriterLock } from './single-writer-lock.js';
 import { typeParsers } from './type-parsers.js';
 
 export type { DatabaseSchema } from './schema.js';
+export { DataDirectoryInUseError } from './single-writer-lock.js';
 
 export interface Database {
   readonly engine: 'pglite' | 'postgres';
@@ -56,16 +59,27 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 }
 
 async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
-  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(dataDir === undefined ? {} : { dataDir }),
-    ...(dump === undefined ? {} : { loadDataDir: dump }),
-    extensions: { pg_trgm },
-    parsers: typeParsers,
-  });
-  await pglite.exec(`SET TIME ZONE 'UTC'`);
-  const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
-  return wrap('pglite', db);
+  // In memory, nothing is shared: no lock. A directory is claimed before PGlite touches it, so a
+  // second process never gets as far as reading (or recovering) a directory another one writes.
+  let lock: SingleWriterLock | undefined;
+  if (dataDir !== undefined) {
+    await mkdir(dataDir, { recursive: true });
+    lock = await acquireSingleWriterLock(await realpath(dataDir));
+  }
+  try {
+    const pglite = await PGlite.create({
+      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(dump === undefined ? {} : { loadDataDir: dump }),
+      extensions: { pg_trgm },
+      parsers: typeParsers,
+    });
+    await pglite.exec(`SET TIME ZONE 'UTC'`);
+    const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
+    return wrap('pglite', db, lock);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
 }
 
 function openPostgres(connectionString: string, poolSize: number): Database {
@@ -92,7 +106,7 @@ function openPostgres(connectionString: string, poolSize: number): Database {
   return wrap('postgres', db);
 }
 
-function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>): Database {
+function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, lock?: SingleWriterLock): Database {
   let closed = false;
   return {
     engine,
@@ -117,6 +131,9 @@ function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>): Database 
       if (closed) return;
       closed = true;
       await db.destroy();
+      // Released only once PGlite has closed (and checkpointed), so the next holder starts clean; if
+      // closing failed, the lock stays until this process exits.
+      await lock?.release();
     },
   };
 }

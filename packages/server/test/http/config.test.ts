@@ -53,6 +53,10 @@ describe('loadConfig', () => {
       timeouts: { shutdownMs: 2500 },
     });
     expect(loadConfig({ DATABASE_URL: 'memory:' }).database.url).toBe('memory:');
+    expect(loadConfig({}).database.pgliteDataDir).toBeUndefined();
+    expect(loadConfig({ PGLITE_DATA_DIR: '/srv/invoices/pglite' }).database.pgliteDataDir).toBe('/srv/invoices/pglite');
+    // Relative to the repository root, like the default `.data/pglite`, wherever the process starts.
+    expect(loadConfig({ PGLITE_DATA_DIR: '.data/other' }).database.pgliteDataDir).toBe(defaultDevKeyFile.replace(/\.dev\/jwt-signing-key\.json$/, '.data/other'));
   });
 
   it.each([
