@@ -45,6 +45,7 @@ export function createAppContext(config: AppConfig, problemPanel: HTMLElement, s
     api,
     async run(action, call) {
       showProblem(undefined);
+      statusLine.textContent = '';
       pending += 1;
       document.body.setAttribute('aria-busy', 'true');
       try {

@@ -35,3 +35,5 @@ const delivery = mountDelivery(deliverySection, context);
 
 await search.search();
 await delivery.loadClients();
+// The first answers are drawn: what a test (or a person watching) can wait for.
+document.body.dataset.ready = 'true';

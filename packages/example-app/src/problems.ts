@@ -25,6 +25,10 @@ export interface Problem {
 
 export function problemFromFailure(action: string, failure: Failure): Problem {
   const { error } = failure;
+  // Something between the page and the API (a gateway, a proxy) may answer in another shape.
+  if (typeof error.error !== 'string' || typeof error.message !== 'string') {
+    return { action, title: `${failure.status} (not the API's Error shape)`, message: JSON.stringify(error).slice(0, 500), requestId: failure.requestId };
+  }
   return {
     action,
     title: `${failure.status} ${error.error}`,
