@@ -1,6 +1,6 @@
 // Invoice search: criteria rows (fields and operators from the spec), sorting by a column header,
 // paging with the total the API counted, and a click on an invoice number to open its detail.
-import type { Invoice, InvoiceSearchResult, SearchableField, SearchOperator, SortField } from '@invoice-api/contract';
+import type { Invoice, InvoiceSearchResult, SortField } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
 import { defaultSearch, operatorsOf, searchableFields, toCriterion, valueHint, type CriterionInput } from './criteria.js';
 import { h, option, render } from './dom.js';
@@ -133,12 +133,12 @@ function criterionRow(criterion: CriterionInput, position: number, remove: () =>
     value.placeholder = valueHint(criterion.field, criterion.operator);
   };
   operator.addEventListener('change', () => {
-    criterion.operator = operator.value as SearchOperator;
+    criterion.operator = operatorsOf(criterion.field).find((name) => name === operator.value) ?? criterion.operator;
     value.placeholder = valueHint(criterion.field, criterion.operator);
   });
   const field = h(
     'select',
-    { attrs: { 'aria-label': `Field ${position}` }, on: { change: () => { criterion.field = field.value as SearchableField; fillOperators(); } } },
+    { attrs: { 'aria-label': `Field ${position}` }, on: { change: () => { criterion.field = searchableFields.find((name) => name === field.value) ?? criterion.field; fillOperators(); } } },
     ...searchableFields.map((name) => option(name, name, name === criterion.field)),
   );
   fillOperators();
