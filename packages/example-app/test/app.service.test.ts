@@ -123,7 +123,7 @@ describe('the example app against the service', () => {
     await user.removeCriterion(1);
     await user.addCriterion('amount', '>', 'a lot');
     watch.expectErrorResponse({ method: 'POST', path: '/api/v1/invoices/search', status: 400 });
-    const [response] = await Promise.all([page.waitForResponse((candidate) => candidate.url().endsWith('/api/v1/invoices/search')), user.search()]);
+    const [response] = await Promise.all([page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url().endsWith('/api/v1/invoices/search')), user.search()]);
     const body = (await response.json()) as ApiError;
     expect(body.details?.field).toBe('amount');
     expect(await user.problem.getByRole('heading').innerText()).toBe(`Search failed: 400 ${body.error}`);
