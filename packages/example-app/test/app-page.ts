@@ -43,10 +43,6 @@ export class ExampleAppPage {
     await this.page.getByLabel(`Value ${position}`, { exact: true }).fill(value);
   }
 
-  async removeCriterion(position: number): Promise<void> {
-    await this.page.getByRole('button', { name: `Remove criterion ${position}` }).click();
-  }
-
   async search(): Promise<void> {
     await this.page.getByRole('button', { name: 'Search', exact: true }).click();
     await this.idle();
