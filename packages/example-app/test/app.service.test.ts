@@ -132,4 +132,26 @@ describe('the example app against the service', () => {
     await screenshot(page, 'service-4-error');
     expect(watch.unexpected()).toEqual([]);
   });
+
+  it('says the API gave no answer, and names CORS_ORIGINS, when the page runs on an origin the service does not allow', async () => {
+    // The same app on another port is another origin: the service sends it no CORS headers.
+    const elsewhere = await startExampleApp({ apiBaseUrl: service.url, apiToken: 'unused', watch: false });
+    const otherPage = await browser.newPage();
+    try {
+      const otherWatch = watchPage(otherPage);
+      otherWatch.expectBlockedRequest({ method: 'POST', path: '/api/v1/invoices/search' });
+      otherWatch.expectBlockedRequest({ method: 'GET', path: '/api/v1/company_clients' });
+      const user = new ExampleAppPage(otherPage);
+      await user.open(elsewhere.url);
+      // Each call clears the last problem: the panel shows the page's last call, the clients.
+      expect(await user.problem.getByRole('heading').innerText()).toBe('Loading the company clients failed: No answer');
+      const message = await user.problem.locator('.problem-message').innerText();
+      expect(message).toContain(`Is the API at ${service.url} running, and does it allow this page's origin (${elsewhere.url}) in CORS_ORIGINS?`);
+      await screenshot(otherPage, 'service-5-cors-refused');
+      expect(otherWatch.unexpected()).toEqual([]);
+    } finally {
+      await otherPage.close();
+      await elsewhere.stop();
+    }
+  });
 });

@@ -43,21 +43,34 @@ export interface ExpectedErrorResponse {
   status: number;
 }
 
+export interface ExpectedBlockedRequest {
+  method: string;
+  path: string;
+}
+
 export interface PageWatch {
   /** Announces one error response the scenario provokes on purpose (and the console line it causes). */
   expectErrorResponse(expected: ExpectedErrorResponse): void;
+  /** Announces one request the browser's CORS check refuses (and the console lines it causes). */
+  expectBlockedRequest(expected: ExpectedBlockedRequest): void;
   /** Everything that went wrong without being announced, as readable lines; empty when all is well. */
   unexpected(): string[];
 }
 
 // Chromium logs every 4xx/5xx answer a page fetched as a console error of this form.
 const resourceError = /^Failed to load resource: the server responded with a status of (\d{3})/;
+// And these for a request its CORS check refused.
+const corsError = /^Access to fetch at '([^']+)' from origin '[^']+' has been blocked by CORS policy/;
+const networkFailure = /^Failed to load resource: net::ERR_FAILED$/;
 
 export function watchPage(page: Page): PageWatch {
   const pending: ExpectedErrorResponse[] = [];
+  const pendingBlocked: ExpectedBlockedRequest[] = [];
   const expectedUrls = new Map<string, number>();
+  const blockedUrls = new Set<string>();
   const problems: string[] = [];
   const consoleResourceErrors: Array<{ url: string; status: number; text: string }> = [];
+  const consoleBlockedErrors: Array<{ url: string; text: string }> = [];
 
   page.on('response', (response) => {
     if (response.status() < 400) return;
@@ -73,16 +86,32 @@ export function watchPage(page: Page): PageWatch {
   });
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    const status = resourceError.exec(message.text());
-    if (status) consoleResourceErrors.push({ url: message.location().url, status: Number(status[1]), text: message.text() });
-    else problems.push(`console error: ${message.text()} (${message.location().url})`);
+    const text = message.text();
+    const status = resourceError.exec(text);
+    const blocked = corsError.exec(text);
+    if (status) consoleResourceErrors.push({ url: message.location().url, status: Number(status[1]), text });
+    else if (blocked) consoleBlockedErrors.push({ url: blocked[1]!, text });
+    else if (networkFailure.test(text)) consoleBlockedErrors.push({ url: message.location().url, text });
+    else problems.push(`console error: ${text} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'unknown'}`));
+  page.on('requestfailed', (request) => {
+    const path = new URL(request.url()).pathname;
+    const index = pendingBlocked.findIndex((expected) => expected.method === request.method() && expected.path === path);
+    if (index === -1) {
+      problems.push(`request failed: ${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'unknown'}`);
+      return;
+    }
+    pendingBlocked.splice(index, 1);
+    blockedUrls.add(request.url());
+  });
 
   return {
     expectErrorResponse(expected) {
       pending.push(expected);
+    },
+    expectBlockedRequest(expected) {
+      pendingBlocked.push(expected);
     },
     unexpected() {
       const lines = [...problems];
@@ -90,7 +119,11 @@ export function watchPage(page: Page): PageWatch {
       for (const entry of consoleResourceErrors) {
         if (expectedUrls.get(entry.url) !== entry.status) lines.push(`console error: ${entry.text} (${entry.url})`);
       }
+      for (const entry of consoleBlockedErrors) {
+        if (!blockedUrls.has(entry.url)) lines.push(`console error: ${entry.text} (${entry.url})`);
+      }
       for (const expected of pending) lines.push(`expected ${expected.status} answer to ${expected.method} ${expected.path} never came`);
+      for (const expected of pendingBlocked) lines.push(`expected ${expected.method} ${expected.path} to be refused by CORS; it was not`);
       return lines;
     },
   };
