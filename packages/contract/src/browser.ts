@@ -1,0 +1,9 @@
+// The contract as a browser sees it: the API's types and the tables generated from the spec, without
+// the Node-only spec loader (spec.ts resolves file paths and reads files when it is imported).
+// Bundlers pick this file through the `browser` condition of package.json's `exports`.
+export type { paths, operations, components } from '../generated/schema.js';
+export { operationTable, searchRules } from '../generated/operations.js';
+export type { OperationId } from '../generated/operations.js';
+export type * from './schemas.js';
+export { decimalPlaces, numberFormats } from './formats.js';
+export type { NumberFormat } from './formats.js';

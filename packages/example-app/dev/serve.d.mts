@@ -1,0 +1,19 @@
+// Types for serve.mjs, so that the TypeScript tests can import it.
+export declare const appRoot: string;
+
+export interface ExampleAppOptions {
+  apiBaseUrl: string;
+  apiToken: string;
+  port?: number;
+  host?: string;
+  watch?: boolean;
+  logLevel?: 'info' | 'warn' | 'error' | 'silent';
+}
+
+export interface RunningExampleApp {
+  /** The page's origin, e.g. http://127.0.0.1:5173 (what the service's CORS_ORIGINS must list). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export declare function startExampleApp(options: ExampleAppOptions): Promise<RunningExampleApp>;

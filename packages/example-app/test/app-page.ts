@@ -1,0 +1,106 @@
+// What a user does on the example app and what they read back, in one place for both targets.
+import type { Locator, Page } from 'playwright-core';
+
+export class ExampleAppPage {
+  constructor(readonly page: Page) {}
+
+  get summary(): Locator {
+    return this.page.locator('.summary');
+  }
+
+  get problem(): Locator {
+    return this.page.getByRole('alert', { name: 'Problem' });
+  }
+
+  get statusLine(): Locator {
+    return this.page.getByRole('status');
+  }
+
+  get detail(): Locator {
+    return this.page.getByRole('region', { name: 'Invoice detail' });
+  }
+
+  get delivery(): Locator {
+    return this.page.locator('.delivery');
+  }
+
+  /** Opens the app and waits until its first search has been answered and drawn. */
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.page.waitForFunction(() => document.body.dataset.ready === 'true');
+  }
+
+  /** Waits until no call of the app is in flight. */
+  async idle(): Promise<void> {
+    await this.page.waitForFunction(() => !document.body.hasAttribute('aria-busy'));
+  }
+
+  async addCriterion(field: string, operator: string, value: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Add criterion' }).click();
+    const position = await this.page.locator('.criterion').count();
+    await this.page.getByLabel(`Field ${position}`, { exact: true }).selectOption(field);
+    await this.page.getByLabel(`Operator ${position}`, { exact: true }).selectOption(operator);
+    await this.page.getByLabel(`Value ${position}`, { exact: true }).fill(value);
+  }
+
+  async search(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await this.idle();
+  }
+
+  /** Clicks a column header: ascending first, descending on the second click. */
+  async sortBy(column: string): Promise<void> {
+    await this.page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getByRole('button').click();
+    await this.idle();
+  }
+
+  async sortState(column: string): Promise<string | null> {
+    return this.page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getAttribute('aria-sort');
+  }
+
+  async nextPage(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+    await this.idle();
+  }
+
+  async pageLabel(): Promise<string> {
+    return (await this.page.getByRole('navigation', { name: 'Pages' }).locator('span').innerText()).trim();
+  }
+
+  /** The text of one column for every row shown, top to bottom. */
+  async column(field: string): Promise<string[]> {
+    return this.page.locator(`table.invoices td[data-field="${field}"]`).allInnerTexts();
+  }
+
+  async openInvoice(invoiceNumber: string): Promise<void> {
+    await this.page.getByRole('button', { name: invoiceNumber, exact: true }).click();
+    await this.idle();
+  }
+
+  /** The detail's rows as shown: term -> value. */
+  async detailRows(): Promise<Record<string, string>> {
+    const terms = await this.detail.locator('dt').allInnerTexts();
+    const values = await this.detail.locator('dd').allInnerTexts();
+    return Object.fromEntries(terms.map((term, index) => [term, values[index] ?? '']));
+  }
+
+  async fillDeliveryLine(position: number, itemId: number, quantity: number, unitPrice: number): Promise<void> {
+    await this.page.getByLabel(`Item id ${position}`, { exact: true }).fill(String(itemId));
+    await this.page.getByLabel(`Quantity ${position}`, { exact: true }).fill(String(quantity));
+    await this.page.getByLabel(`Unit price ${position}`, { exact: true }).fill(String(unitPrice));
+  }
+
+  async contactOptions(): Promise<string[]> {
+    return this.page.getByLabel('Contact').locator('option').allInnerTexts();
+  }
+
+  async createDraft(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Create draft' }).click();
+    await this.idle();
+  }
+
+  async issueDelivery(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Issue delivery' }).click();
+    await this.idle();
+  }
+}
