@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStores } from '../../src/http/rate-limit.js';
-import { closeRedis, createRedisClient, waitUntilReady } from '../../src/http/redis.js';
+import { closeRedis, createRedisClient, waitUntilReady } from '../../src/runtime/redis.js';
 import { useTestDatabase } from '../support/databases.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 import { capturingLogger, startTestService, token, type TestService } from './support/service.js';
