@@ -2,7 +2,8 @@
 // Bundles the hand-written spec in openapi/ and generates everything packages/contract exports:
 //   generated/openapi.json, openapi.yaml  the single-file spec (Redocly bundle)
 //   generated/schema.d.ts                 openapi-typescript's `paths`, `operations`, `components`
-//   generated/operations.ts               the run-time operation table and the search allow-list
+//   generated/operations.ts               the operation table (scripts/lib/operation-table.mjs) and the
+//                                         search allow-list
 // Skips the work when no input changed since the last run (`--force` regenerates anyway), so every
 // command that needs the generated files can call it first at almost no cost.
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
+import { operationTable, operationTableSource } from './lib/operation-table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -30,7 +32,14 @@ function listFiles(dir) {
 
 function inputsHash() {
   const hash = createHash('sha256');
-  const inputs = [...listFiles(join(root, 'openapi')), join(root, 'redocly.yaml'), fileURLToPath(import.meta.url)];
+  // The spec, the lint rules, and the generator's own code (this file, its modules, the JSON reader).
+  const inputs = [
+    ...listFiles(join(root, 'openapi')),
+    join(root, 'redocly.yaml'),
+    fileURLToPath(import.meta.url),
+    ...listFiles(join(root, 'scripts/lib')),
+    join(root, 'packages/contract/src/json-nodes.mjs'),
+  ];
   for (const file of inputs.sort()) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -54,33 +63,6 @@ function bundleSpec() {
   return spec;
 }
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-
-function operationTable(spec) {
-  const table = {};
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (!operation) continue;
-      const requirement = (operation.security ?? spec.security ?? [])[0] ?? {};
-      const statuses = Object.keys(operation.responses).map(Number);
-      table[operation.operationId] = {
-        operationId: operation.operationId,
-        method: method.toUpperCase(),
-        path,
-        expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
-        scopes: Object.values(requirement).flat(),
-        authenticated: Object.keys(requirement).length > 0,
-        summary: operation.summary,
-        tag: operation.tags[0],
-        successStatus: Math.min(...statuses.filter((status) => status < 300)),
-        hasRequestBody: Boolean(operation.requestBody),
-      };
-    }
-  }
-  return table;
-}
-
 function searchRules(spec) {
   const { schemas } = spec.components;
   const criterion = schemas.SearchCriterion;
@@ -100,14 +82,8 @@ function searchRules(spec) {
   };
 }
 
-function operationsModule(spec) {
-  const table = operationTable(spec);
-  return `${header}
-/** Every operation of the spec: method, paths, scopes and success status, keyed by operationId. */
-export const operationTable = ${JSON.stringify(table, null, 2)} as const;
-
-export type OperationId = keyof typeof operationTable;
-
+function operationsModule(table, spec) {
+  return `${header}${operationTableSource(table)}
 /** The search allow-list: fields with their value type and operators, sortable fields, defaults. */
 export const searchRules = ${JSON.stringify(searchRules(spec), null, 2)} as const;
 `;
@@ -133,9 +109,10 @@ async function main() {
   // Properties with a default stay optional for callers (see the toolchain notes).
   const ast = await openapiTS(spec, { defaultNonNullable: false, alphabetize: false });
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
-  writeFileSync(join(outDir, 'operations.ts'), operationsModule(spec));
+  const table = operationTable(spec);
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table, spec));
   writeFileSync(stampFile, hash);
-  console.log(`generate: ${Object.keys(operationTable(spec)).length} operations in ${Date.now() - started} ms`);
+  console.log(`generate: ${Object.keys(table).length} operations in ${Date.now() - started} ms`);
 }
 
 await main();

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+export { isRecord, resolveRef } from './json-nodes.mjs';
+
 /** Absolute path of the bundled single-file spec (JSON), as `pnpm generate` wrote it. */
 export const bundledSpecPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 
@@ -26,26 +28,3 @@ export function loadSpec(): OpenApiDocument {
 
 /** A JSON object node of the spec (an operation, a schema, a parameter…). */
 export type SpecNode = Record<string, unknown>;
-
-export function isSpecNode(value: unknown): value is SpecNode {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Follows local references (`#/components/...`, the only kind a bundled spec holds) until a node
- * that is not a reference; undefined when that is not an object or a reference does not resolve.
- */
-export function resolveRef(spec: OpenApiDocument, value: unknown): SpecNode | undefined {
-  let node = value;
-  // A bound, so that a reference cycle cannot loop forever.
-  for (let depth = 0; depth < 16 && isSpecNode(node) && typeof node.$ref === 'string'; depth += 1) {
-    const reference = node.$ref;
-    node = reference.startsWith('#/')
-      ? reference
-          .slice(2)
-          .split('/')
-          .reduce<unknown>((current, key) => (isSpecNode(current) ? current[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec)
-      : undefined;
-  }
-  return isSpecNode(node) ? node : undefined;
-}

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgres, urlFor, type TestPostgres } from './support/postgres.js';
 import { startService, type ServiceProcess } from './support/service.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from './support/server-modules.js';
 import { call, type Answer } from './support/http.js';
 import { token } from './support/tokens.js';
 

@@ -2,21 +2,23 @@
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
 // outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
 // (403), body (413/415/400 malformed; bounded before validation), shape (400) by the validator, strings
-// the database cannot store (400), the handler (404/409...), and one error mapper at the end.
+// the database cannot store (400), the handler (404/409...), and one error mapper at the end. The
+// operation is resolved once, by the first step of that chain; the others read its generated entry.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
-import { BODY_LIMIT_BYTES, type Config } from './config.js';
+import type { Config } from './config.js';
 import type { RequestContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js';
 import { boundedBody } from './http/bounded-body.js';
 import { errorMapper } from './http/errors.js';
+import { jsonBody } from './http/json-body.js';
 import { requireJsonObjectBody } from './http/json-object-body.js';
 import { httpLogging } from './http/logging.js';
 import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
-import { checkPathIds } from './http/path-ids.js';
+import { checkPathParams } from './http/path-ids.js';
 import { rejectNulCharacters } from './http/nul-characters.js';
 import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
@@ -66,16 +68,15 @@ export async function createApp(options: AppOptions): Promise<Express> {
 
   app.use(outsideApiRoutes());
 
+  // The one match of method and path: every later step reads the operation's generated entry from it.
   app.use(operationResolver());
   app.use(authenticate(verifier));
   app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
   app.use(requireScopes());
-  // Not strict: `true` or `[1]` is valid JSON that is not an object; json-object-body.ts names it (after
-  // the path ids), where the parser would only say "not valid JSON".
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' }));
+  app.use(jsonBody());
   app.use(boundedBody());
   // Path ids as written (`1e3` is not 1000): the validator would coerce them.
-  app.use(checkPathIds());
+  app.use(checkPathParams());
   // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
   app.use(requireJsonObjectBody());
   app.use(validators);

@@ -2,8 +2,8 @@
 // read the configuration. Development tokens have their own entry: `@invoice-api/server/dev-token`.
 export { createApp, type AppOptions } from './app.js';
 export { BODY_LIMIT_BYTES, ConfigError, DEV_TOKEN_AUDIENCE, DEV_TOKEN_ISSUER, loadConfig, type Config } from './config.js';
-export { createLogger } from './http/logging.js';
+export { createLogger } from './runtime/logger.js';
 export { memoryStores, redisStores, type RateLimitStoreFactory } from './http/rate-limit.js';
-export { createRedisClient } from './http/redis.js';
-export { startServer, type RunningServer } from './http/server.js';
+export { createRedisClient } from './runtime/redis.js';
+export { startServer, type RunningServer } from './runtime/server.js';
 export { startService, type RunningService } from './main.js';

@@ -9,10 +9,10 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirectoryInUseError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
-import { createLogger } from './http/logging.js';
+import { createLogger } from './runtime/logger.js';
 import { redisStores } from './http/rate-limit.js';
-import { closeRedis, createRedisClient, waitUntilReady } from './http/redis.js';
-import { startServer } from './http/server.js';
+import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.js';
+import { startServer } from './runtime/server.js';
 import { createHandlers } from './operations/index.js';
 
 /** How long the start waits for Redis before serving with fail-open rate limits. */

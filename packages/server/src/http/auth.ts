@@ -127,8 +127,9 @@ function hasScopes(caller: Caller | undefined, required: readonly string[]): boo
 
 /**
  * 403 when the token lacks the operation's scopes (from the operation table, i.e. the spec's
- * `security`). Runs after the rate limit and before the body parser, so that the decided order holds
- * even for a body that is malformed or too large: token, rate limit, scope, then the body.
+ * `security`): the one scope check (the validator's security step is off). Runs after the rate limit
+ * and before the body parser, so that the decided order holds even for a body that is malformed or too
+ * large: token, rate limit, scope, then the body.
  */
 export function requireScopes(): RequestHandler {
   return (_req, res, next) => {
@@ -138,20 +139,5 @@ export function requireScopes(): RequestHandler {
       return;
     }
     next(insufficientScope(operation));
-  };
-}
-
-/**
- * express-openapi-validator's handler for the spec's `oauth2` scheme: the same check, with the scopes
- * the validator reads from the operation's `security` itself. `requireScopes` has already answered
- * 403 by then; this keeps the validator's own security step meaningful rather than "any bearer passes".
- * Throwing `{status: 403}` makes the validator answer 403 (mapped in errors.ts).
- */
-export function scopeCheck(): (req: { res?: { locals: Express.Locals } }, scopes: string[]) => boolean {
-  return (req, scopes) => {
-    const caller = req.res?.locals.caller;
-    if (caller === undefined) return false;
-    if (hasScopes(caller, scopes)) return true;
-    throw Object.assign(new Error('insufficient scope'), { status: 403 });
   };
 }

@@ -7,7 +7,7 @@ import 'pino-http';
 import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { insufficientScope, invalidToken } from './auth.js';
+import { invalidToken } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
@@ -94,15 +94,11 @@ function isValidatorError(error: unknown): error is ValidatorError {
   return error instanceof Error && 'status' in error && typeof error.status === 'number' && 'errors' in error && Array.isArray(error.errors);
 }
 
+/** The validator's security step is off (auth.ts checks tokens and scopes), so it raises no 401 or 403. */
 function fromValidator(error: ValidatorError, req: Request, res: Response): ApiError {
-  const operation = res.locals.operation;
   switch (error.status) {
     case 400:
-      return invalidRequest(error.errors ?? [], req.body, operation);
-    case 401:
-      return invalidToken();
-    case 403:
-      return operation === undefined ? new ApiError(403, 'forbidden', 'Your permissions for this operation are insufficient.') : insufficientScope(operation);
+      return invalidRequest(error.errors ?? [], req.body, res.locals.operation);
     case 404:
       return new ApiError(404, 'not_found', 'The requested path does not exist in this API.');
     case 405:

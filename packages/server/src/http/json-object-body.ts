@@ -1,12 +1,12 @@
 // A body that is valid JSON but not an object (`"text"`, `42`, `true`, `null`, `[1]`) where the spec
 // wants an object: 400 invalid_request naming the body (details.field `body`, issue "must be a JSON
 // object"), and saying what it got. It is valid JSON, so "not valid JSON" would be wrong, and Ajv's
-// "must be object" says less. Runs after the path ids (parameters come first) and before the
-// validator. Which operations take an object body comes from the spec's request body schemas.
+// "must be object" says less. Runs after the path parameters (they come first) and before the
+// validator. Which operations take an object body is the generated table's `body.object`.
 import type { RequestHandler } from 'express';
-import { loadSpec, operationTable } from '@invoice-api/contract';
+import { isRecord } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
-import { requestBodySchema } from './bounded-body.js';
+import './locals.js';
 
 export const notAnObjectIssue = 'must be a JSON object';
 
@@ -27,21 +27,10 @@ export function describeJsonValue(value: unknown): string {
 }
 
 export function requireJsonObjectBody(): RequestHandler {
-  const spec = loadSpec();
-  const objectBodies = new Set(
-    Object.values(operationTable)
-      .filter((operation) => requestBodySchema(spec, operation)?.type === 'object')
-      .map((operation) => operation.operationId),
-  );
   return (req, res, next) => {
-    const operation = res.locals.operation;
     const body: unknown = req.body;
     // undefined: no body at all (the validator decides whether one is required).
-    if (operation === undefined || !objectBodies.has(operation.operationId) || body === undefined) {
-      next();
-      return;
-    }
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    if (res.locals.operation?.body?.object !== true || body === undefined || isRecord(body)) {
       next();
       return;
     }

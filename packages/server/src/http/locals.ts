@@ -1,10 +1,10 @@
 // What the HTTP layer learns about a request as it passes the middleware, kept on `res.locals` under
 // typed names so that each step reads what an earlier one established without casts.
-import type { operationTable } from '@invoice-api/contract';
+import type { OperationId, operationTable } from '@invoice-api/contract';
 import type { Caller } from '../context.js';
 
-/** One row of the contract's operation table: method, path, scopes, summary. */
-export type OperationEntry = (typeof operationTable)[keyof typeof operationTable];
+/** One row of the contract's generated operation table: every fact the spec states about the operation. */
+export type OperationEntry = (typeof operationTable)[OperationId];
 
 declare global {
   // Express's documented extension point for `res.locals` (declaration merging; a namespace is required).
@@ -12,12 +12,17 @@ declare global {
     interface Locals {
       /** Set first, for every request (request-id.ts). */
       requestId: string;
-      /** The operation the method and path name (operation-resolver.ts); absent outside the API. */
+      /**
+       * The operation the method and path name (operation-resolver.ts), the one match of the path in
+       * the service's own code; absent outside the API. Every later step reads it.
+       */
       operation?: OperationEntry;
       /** The verified token's caller (auth.ts); absent for operations that need no token. */
       caller?: Caller;
-      /** The operation's path ids as checked numbers (path-ids.ts). */
-      pathIds?: Record<string, number>;
+      /** The operation's path parameters, ids as checked numbers (path-ids.ts). */
+      pathParams?: Record<string, number | string>;
+      /** The raw body holds a `\u0000` escape, so a string in it may hold NUL (nul-characters.ts). */
+      bodyMayHoldNul?: boolean;
       /**
        * Why the answer is a 503 the service expected (the database is unreachable): set instead of
        * `res.err`, so the request's log line is a warning without a stack (logging.ts).

@@ -1,14 +1,10 @@
-// Structured JSON logs (pino): one line per finished request carrying the request id, method, path,
-// status and duration. Request headers are left out on purpose: they hold the bearer token.
+// One log line per finished request (pino-http, on the process's logger from runtime/logger.ts),
+// carrying the request id, method, path, status and duration. Request headers are left out on
+// purpose: they hold the bearer token.
 import type { Request, Response, RequestHandler } from 'express';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import type { LogLevel } from '../config.js';
 import './locals.js';
-
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: 'invoice-api' }, timestamp: pino.stdTimeFunctions.isoTime });
-}
 
 export function httpLogging(logger: Logger): RequestHandler {
   const middleware = pinoHttp<Request, Response>({

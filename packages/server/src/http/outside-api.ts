@@ -1,7 +1,9 @@
 // The two answers outside the API: the bundled spec as JSON and the HTML reference. No token, no rate
-// limit; both are built once per process, since the spec does not change while the service runs.
+// limit; both are read once per process, since the spec does not change while the service runs. The
+// spec is sent as the generator wrote it, never parsed here.
+import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { loadSpec } from '@invoice-api/contract';
+import { bundledSpecPath } from '@invoice-api/contract';
 import { renderDocsHtml } from '@invoice-api/contract/docs';
 import { ApiError } from '../errors.js';
 import { docsPath } from './security-headers.js';
@@ -10,11 +12,11 @@ export const specPath = '/openapi.json';
 
 export function outsideApiRoutes(): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  let specJson: string | undefined;
+  let specJson: Buffer | undefined;
   let docsHtml: string | undefined;
 
   router.get(specPath, (_req, res) => {
-    specJson ??= JSON.stringify(loadSpec());
+    specJson ??= readFileSync(bundledSpecPath);
     res.type('application/json').send(specJson);
   });
   router.get(docsPath, (_req, res) => {

@@ -1,5 +1,7 @@
-// Rate limits per API key (the token's client_id, else sub): search 100/minute and 1000/hour, every
-// other operation 600/minute (settings in config.ts). Every limited answer carries the IETF draft-8
+// Rate limits per API key (the token's client_id, else sub). Which budget an operation counts against
+// is the spec's `x-rate-limit` on that operation (the generated table's `rateLimitGroup`): `search`
+// 100/minute and 1000/hour, `standard` 600/minute, `none` not limited; the numbers are settings in
+// config.ts. Every limited answer carries the IETF draft-8
 // `RateLimit-Policy` and `RateLimit` headers, one entry per policy. All policies of an operation are
 // counted before deciding, so a 429 shows every policy's state, and Retry-After is the longest wait.
 //
@@ -12,13 +14,13 @@ import { MemoryStore, rateLimit, type AugmentedRequest, type ClientRateLimitInfo
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisStore } from 'rate-limit-redis';
-import type { OperationId } from '@invoice-api/contract';
+import type { RateLimitGroup } from '@invoice-api/contract';
 import type { RateLimitConfig } from '../config.js';
 import { HttpError } from './http-error.js';
 import './locals.js';
 
-/** Operations with their own, stricter budget; every other operation shares the default one. */
-const searchOperations: ReadonlySet<OperationId> = new Set<OperationId>(['searchInvoices']);
+/** The groups that count; a group the spec names and this type lacks is a compile error below. */
+type LimitedGroup = Exclude<RateLimitGroup, 'none'>;
 
 export interface Policy {
   /** The name in the RateLimit headers, e.g. `"per-minute"`. */
@@ -96,7 +98,8 @@ class SelfHealingStore implements Store {
   }
 }
 
-export function policies(config: RateLimitConfig): { search: Policy[]; standard: Policy[] } {
+/** The policies of every limited group: the spec names the group, the configuration the numbers. */
+export function policies(config: RateLimitConfig): Record<LimitedGroup, Policy[]> {
   const minute = 60_000;
   const hour = 60 * minute;
   return {
@@ -169,16 +172,17 @@ function chain(handlers: readonly RequestHandler[]): RequestHandler {
 }
 
 export function rateLimits(config: RateLimitConfig, stores: RateLimitStoreFactory, logger: Logger): RequestHandler {
-  const { search, standard } = policies(config);
-  const searchChain = chain([...search.map((policy) => limiter('search', policy, stores(`search:${policy.name}`), logger)), decide()]);
-  const standardChain = chain([...standard.map((policy) => limiter('standard', policy, stores(`standard:${policy.name}`), logger)), decide()]);
+  const chains = new Map<string, RequestHandler>(
+    Object.entries(policies(config)).map(([group, groupPolicies]) => [
+      group,
+      chain([...groupPolicies.map((policy) => limiter(group, policy, stores(`${group}:${policy.name}`), logger)), decide()]),
+    ]),
+  );
   return (req, res, next) => {
     const operation = res.locals.operation;
-    if (operation === undefined || res.locals.caller === undefined) {
-      next();
-      return;
-    }
-    if (searchOperations.has(operation.operationId)) searchChain(req, res, next);
-    else standardChain(req, res, next);
+    const limit = operation === undefined || res.locals.caller === undefined ? undefined : chains.get(operation.rateLimitGroup);
+    // No chain: no operation, no caller (no token needed), or the group `none`.
+    if (limit === undefined) next();
+    else limit(req, res, next);
   };
 }

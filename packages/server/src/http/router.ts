@@ -1,18 +1,14 @@
-// The express routes, generated from the contract's operation table: one per operationId, calling that
-// operation's handler with the validated `{params, query, body}` and the request context, and sending
-// the `{status, body, headers}` it returns. A handler missing from the map is a compile error.
-import { Router, type Request, type Response } from 'express';
-import { operationTable, type HandlerMap, type HandlerRequest, type OperationId } from '@invoice-api/contract';
+// Calls the handler of the operation the resolver attached (res.locals.operation), by its operationId:
+// the path was matched once, by operation-resolver.ts, and is not matched again here. The handler gets
+// the validated `{params, query, body}` and the request context; its `{status, body, headers}` is sent.
+// A handler missing from the map is a compile error (HandlerMap).
+import type { Request, RequestHandler, Response } from 'express';
+import { type HandlerMap, type HandlerRequest, type OperationId } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
 import { serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 
 export type ContextFactory = (req: Request, res: Response) => RequestContext;
-
-/** The part of express-openapi-validator's request metadata the router reads. */
-interface ValidatedRequest extends Request {
-  openapi?: { pathParams?: Record<string, unknown> };
-}
 
 /** What every handler's answer looks like once its per-operation typing has done its job. */
 interface Answer {
@@ -21,41 +17,28 @@ interface Answer {
   headers?: Readonly<Record<string, string>>;
 }
 
-export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  // Concrete paths before templated ones, so that `/2.0/delivery/issue` is never taken for an id.
-  const entries = Object.values(operationTable).sort((a, b) => templateCount(a.path) - templateCount(b.path));
-  for (const entry of entries) {
-    const route = router.route(entry.expressPath);
-    const send = endpoint(entry.operationId, handlers, contextFor);
-    switch (entry.method) {
-      case 'GET':
-        route.get(send);
-        break;
-      case 'POST':
-        route.post(send);
-        break;
-      case 'PATCH':
-        route.patch(send);
-        break;
-      default: {
-        const unknownMethod: never = entry;
-        throw new Error(`The operation table holds a method the router does not know: ${JSON.stringify(unknownMethod)}`);
-      }
+type Endpoint = (req: Request, res: Response) => Promise<void>;
+
+export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): RequestHandler {
+  const endpoints = new Map<string, Endpoint>((Object.keys(handlers) as OperationId[]).map((operationId) => [operationId, endpoint(operationId, handlers, contextFor)]));
+  return (req, res, next) => {
+    const operation = res.locals.operation;
+    const send = operation === undefined ? undefined : endpoints.get(operation.operationId);
+    if (send === undefined) {
+      next();
+      return;
     }
-  }
-  return router;
+    send(req, res).catch(next);
+  };
 }
 
-function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<RequestContext>, contextFor: ContextFactory) {
+function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): Endpoint {
   const handler = handlers[operationId];
-  return async (req: Request, res: Response): Promise<void> => {
+  return async (req, res) => {
     // The validator has checked params, query and body against this operation's schemas just before,
-    // so this is the one place where the untyped request becomes the operation's typed request.
-    // Path parameters come from the validator, which converted them to the spec's types (express's
-    // own `req.params` holds strings again once the route matched).
-    // The path ids are path-ids.ts's checked numbers, whatever the validator made of the strings.
-    const params = { ...((req as ValidatedRequest).openapi?.pathParams ?? req.params), ...res.locals.pathIds };
+    // so this is the one place where the untyped request becomes the operation's typed request. Path
+    // parameters are path-ids.ts's values (ids as checked numbers), read by segment from the path.
+    const params = res.locals.pathParams ?? {};
     const request = { params, query: req.query, body: req.body as unknown } as unknown as HandlerRequest<K>;
     const answer: Answer = await handler(request, contextFor(req, res));
     res.status(answer.status);
@@ -69,8 +52,4 @@ function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<Re
     if (answer.body === undefined) res.end();
     else res.json(answer.body);
   };
-}
-
-function templateCount(path: string): number {
-  return (path.match(/\{/g) ?? []).length;
 }

@@ -3,8 +3,7 @@
 // `/body/items/0/quantity` -> `items[0].quantity`, `/params/invoice_id` -> `invoice_id`.
 // Search requests have their own rules for naming a criterion's problem; those live with the search
 // code (firstSearchProblem), this module only hands it the problems.
-import { loadSpec, numberFormats } from '@invoice-api/contract';
-import { pathIdParameters } from './path-ids.js';
+import { isRecord, numberFormats } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import { firstSearchProblem } from '../search/index.js';
 import type { OperationEntry } from './locals.js';
@@ -150,10 +149,9 @@ function friendlier(message: string): string {
 }
 
 function isPositiveIntegerParameter(operation: OperationEntry | undefined, name: string): boolean {
-  if (operation === undefined) return false;
-  return pathIdParameters(loadSpec(), operation).some((parameter) => parameter.name === name);
+  const parameters: ReadonlyArray<{ name: string; id: boolean }> = operation?.pathParams ?? [];
+  return parameters.some((parameter) => parameter.name === name && parameter.id);
 }
-
 
 function valueAt(body: unknown, segments: readonly Segment[]): unknown {
   return segments.reduce<unknown>((node, segment) => child(node, segment), body);
@@ -163,8 +161,4 @@ function child(container: unknown, segment: Segment): unknown {
   if (Array.isArray(container) && typeof segment === 'number') return container[segment];
   if (isRecord(container) && typeof segment === 'string') return container[segment];
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,11 +1,12 @@
 // express-openapi-validator over the BUNDLED spec (with the split files and response validation on,
-// every response became a 500): request shape, the spec's number formats, the operation's scopes (its
-// oauth2 security handler; auth.ts's requireScopes has already answered 403 by then, earlier in the
-// decided order), and, unless turned off, every response the handlers send.
+// every response became a 500): request shape, the spec's number formats, and, unless turned off,
+// every response the handlers send. It is a library that reads the spec itself and finds the
+// operation by its own lookup of method and path; that lookup is internal to it and the one exception
+// to "the path is matched once" (operation-resolver.ts). Tokens and scopes are not its job: auth.ts
+// checks both, once, earlier in the decided order (401, 429, 403 before any body check).
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bundledSpecPath, numberFormats } from '@invoice-api/contract';
-import { scopeCheck } from './auth.js';
 
 export function specValidator(options: { responseValidation: boolean; requestValidation: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
@@ -15,12 +16,12 @@ export function specValidator(options: { responseValidation: boolean; requestVal
     // Off only in benchmarks (REQUEST_VALIDATION=off, refused in production: config.ts).
     validateRequests: options.requestValidation ? { allErrors: true, allowUnknownQueryParameters: false } : false,
     validateResponses: options.responseValidation,
-    validateSecurity: { handlers: { oauth2: scopeCheck() } },
+    validateSecurity: false,
     // `full`: a date must exist (2026-02-30 is rejected), not just look like one.
     validateFormats: true,
     ajvFormats: { mode: 'full' },
     formats: Object.fromEntries(numberFormats.map(({ name, type, validate }) => [name, { type, validate }])),
-    // Routing is ours (router.ts, from the operation table); the validator only validates.
+    // Routing is ours (router.ts, by the operation the resolver attached); the validator only validates.
     operationHandlers: false,
     // Schemas without $ref are compiled inline; through $ref, Ajv (allErrors) concatenates the error
     // list at every referenced element, quadratic in the number of problems.

@@ -13,7 +13,7 @@
 import { request as httpRequest, Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
-import { loadSpec, operationTable } from '@invoice-api/contract';
+import { operationTable } from '@invoice-api/contract';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import type { Caller } from '../context.js';
 import './locals.js';
@@ -32,14 +32,12 @@ export interface WarmUpRequest {
  * A required body without Content-Type is 415 before anything is compiled, so it is not sent.
  */
 export function warmUpRequests(): WarmUpRequest[] {
-  const spec = loadSpec();
   const requests: WarmUpRequest[] = [];
   for (const operation of Object.values(operationTable)) {
     const path = operation.path.replace(/\{[^}]+\}/g, '1');
-    const operationObject = spec.paths[operation.path]?.[operation.method.toLowerCase()] as { requestBody?: { required?: boolean } } | undefined;
-    const bodyRequired = operation.hasRequestBody && operationObject?.requestBody?.required === true;
-    if (!bodyRequired) requests.push({ method: operation.method, path });
-    if (operation.hasRequestBody) {
+    const body: { required: boolean } | null = operation.body;
+    if (body?.required !== true) requests.push({ method: operation.method, path });
+    if (body !== null) {
       requests.push({ method: operation.method, path, contentType: 'application/json' });
       requests.push({ method: operation.method, path, contentType: 'application/json; charset=utf-8' });
     }

@@ -2,7 +2,7 @@
 // transaction that locks the delivery's row first (an issue by its conditional update), so an issue
 // and a concurrent issue or update of the same delivery queue behind each other and the loser sees
 // the winner's committed state.
-import { loadSpec, operationTable, type DeliveryItemInput, type Handler } from '@invoice-api/contract';
+import { operationTable, type DeliveryItemInput, type Handler } from '@invoice-api/contract';
 import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
 import { takeNextNumber } from '../db/accounts.js';
@@ -28,14 +28,14 @@ import { priceLines, sameAmount, type PricedLines } from '../domain/money.js';
 import { ApiError } from '../errors.js';
 import { accountOf, locationOf } from './caller.js';
 
-/** The list's paging defaults, as the spec's `limit` and `offset` parameters declare them. */
-const listDefaults = (() => {
-  const parameters = loadSpec().components.parameters as Record<string, { schema?: { default?: number } }> | undefined;
-  const limit = parameters?.limit?.schema?.default;
-  const offset = parameters?.offset?.schema?.default;
-  if (limit === undefined || offset === undefined) throw new Error('The spec must give the limit and offset parameters a default');
-  return { limit, offset };
-})();
+/** The list's paging defaults, as the spec's `limit` and `offset` query parameters declare them. */
+const listDefaults = { limit: queryDefault('limit'), offset: queryDefault('offset') };
+
+function queryDefault(name: string): number {
+  const parameter: { name: string; default?: unknown } | undefined = operationTable.listDeliveries.queryParams.find((entry) => entry.name === name);
+  if (typeof parameter?.default !== 'number') throw new Error(`The spec must give listDeliveries' ${name} parameter a numeric default`);
+  return parameter.default;
+}
 
 function notFound(deliveryId: number): ApiError {
   return ApiError.notFound(`Delivery ${deliveryId} not found.`);

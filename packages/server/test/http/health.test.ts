@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createPostgresDatabase, openTestDatabase, type ScratchPostgres } from '../support/databases.js';
 import { stubHandlers } from './support/handlers.js';
 import { startTestService, token, type TestService } from './support/service.js';
-import { startTcpProxy, throughProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, targetOf, throughProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -34,7 +34,7 @@ describe('health on PostgreSQL behind a proxy that can be cut', () => {
 
   beforeAll(async () => {
     scratch = await createPostgresDatabase('http_health');
-    proxy = await startTcpProxy(Number(new URL(scratch.url).port || 5432));
+    proxy = await startTcpProxy(targetOf(scratch.url, 5432));
     database = await openDatabase({ url: throughProxy(scratch.url, proxy), poolSize: 2 });
     await migrate(database);
     service = await startTestService({ database, handlers });

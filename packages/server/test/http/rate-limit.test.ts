@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStores } from '../../src/http/rate-limit.js';
-import { closeRedis, createRedisClient, waitUntilReady } from '../../src/http/redis.js';
+import { closeRedis, createRedisClient, waitUntilReady } from '../../src/runtime/redis.js';
 import { useTestDatabase } from '../support/databases.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcp-proxy.js';
 import { capturingLogger, startTestService, token, type TestService } from './support/service.js';
 
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -119,7 +119,7 @@ describe('rate limits in Redis', () => {
   };
 
   beforeAll(async () => {
-    proxy = await startTcpProxy(Number(new URL(redisUrl).port || 6379), new URL(redisUrl).hostname);
+    proxy = await startTcpProxy(targetOf(redisUrl, 6379));
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.close()));

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../../src/context.js';
 import type { Database } from '../../../src/db/database.js';
 import { mintDevToken, type DevTokenOptions } from '../../../src/dev/token.js';
 import type { RateLimitStoreFactory } from '../../../src/http/rate-limit.js';
-import { startServer, type RunningServer } from '../../../src/http/server.js';
+import { startServer, type RunningServer } from '../../../src/runtime/server.js';
 import { stubHandlers } from './handlers.js';
 
 /** One development key for every test of this process, in a private temporary directory. */

@@ -1,8 +1,8 @@
 // A TCP proxy on a free loopback port that a test can cut and restore, to take PostgreSQL or Redis
 // away from the service without touching the shared servers. Cut: every open connection is reset and
-// new ones are reset on arrival (what a crashed or unreachable server looks like to a client).
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+// new ones are reset on arrival (what a crashed or unreachable server looks like to a client);
+// restore: connections are forwarded again. The one such helper: the robustness tests import it too.
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export interface TcpProxy {
   host: string;
@@ -50,4 +50,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The proxy's target as `{host, port}`, read from a service URL (`postgres://…`, `redis://…`). */
+export function targetOf(url: string, defaultPort: number): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || defaultPort) };
+}
+
+/** The same URL with host and port replaced by the proxy's. */
+export function throughProxy(url: string, proxy: TcpProxy): string {
+  const parsed = new URL(url);
+  parsed.hostname = proxy.host;
+  parsed.port = String(proxy.port);
+  return parsed.toString();
 }
