@@ -2,7 +2,8 @@
 // Bundles the hand-written spec in openapi/ and generates everything packages/contract exports:
 //   generated/openapi.json, openapi.yaml  the single-file spec (Redocly bundle)
 //   generated/schema.d.ts                 openapi-typescript's `paths`, `operations`, `components`
-//   generated/operations.ts               the run-time operation table and the search allow-list
+//   generated/operations.ts               the run-time operation table
+//   generated/search-rules.ts             the search rules (scripts/lib/search-rules.mjs)
 // Skips the work when no input changed since the last run (`--force` regenerates anyway), so every
 // command that needs the generated files can call it first at almost no cost.
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
+import { searchRulesModule } from './lib/search-rules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -30,7 +32,7 @@ function listFiles(dir) {
 
 function inputsHash() {
   const hash = createHash('sha256');
-  const inputs = [...listFiles(join(root, 'openapi')), join(root, 'redocly.yaml'), fileURLToPath(import.meta.url)];
+  const inputs = [...listFiles(join(root, 'openapi')), ...listFiles(join(root, 'scripts/lib')), join(root, 'redocly.yaml'), fileURLToPath(import.meta.url)];
   for (const file of inputs.sort()) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -81,25 +83,6 @@ function operationTable(spec) {
   return table;
 }
 
-function searchRules(spec) {
-  const { schemas } = spec.components;
-  const criterion = schemas.SearchCriterion;
-  const request = schemas.InvoiceSearchRequest;
-  return {
-    fields: criterion['x-operators-by-field'],
-    valueRules: criterion['x-value-rules'],
-    operators: schemas.SearchOperator.enum,
-    sortFields: schemas.SortField.enum,
-    maxCriteria: request.properties.criteria.maxItems,
-    defaults: {
-      limit: request.properties.limit.default,
-      offset: request.properties.offset.default,
-      order_by: schemas.SortField.default,
-      order_direction: request.properties.order_direction.default,
-    },
-  };
-}
-
 function operationsModule(spec) {
   const table = operationTable(spec);
   return `${header}
@@ -107,9 +90,6 @@ function operationsModule(spec) {
 export const operationTable = ${JSON.stringify(table, null, 2)} as const;
 
 export type OperationId = keyof typeof operationTable;
-
-/** The search allow-list: fields with their value type and operators, sortable fields, defaults. */
-export const searchRules = ${JSON.stringify(searchRules(spec), null, 2)} as const;
 `;
 }
 
@@ -122,7 +102,7 @@ async function main() {
     return;
   }
   const hash = inputsHash();
-  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts'].map((name) => join(outDir, name));
+  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts'].map((name) => join(outDir, name));
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     console.log('generate: up to date');
     return;
@@ -134,6 +114,7 @@ async function main() {
   const ast = await openapiTS(spec, { defaultNonNullable: false, alphabetize: false });
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(spec));
+  writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
   writeFileSync(stampFile, hash);
   console.log(`generate: ${Object.keys(operationTable(spec)).length} operations in ${Date.now() - started} ms`);
 }

@@ -1,6 +1,7 @@
 // The public face of @invoice-api/contract: every API type and table other packages may use.
 export type { paths, operations, components } from '../generated/schema.js';
-export { operationTable, searchRules } from '../generated/operations.js';
+export { operationTable } from '../generated/operations.js';
+export { searchRules } from '../generated/search-rules.js';
 export type { OperationId } from '../generated/operations.js';
 export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
 export { bundledSpecPath, bundledSpecYamlPath, isSpecNode, loadSpec, resolveRef } from './spec.js';
