@@ -4,6 +4,7 @@
 //   generated/schema.d.ts                 openapi-typescript's `paths`, `operations`, `components`
 //   generated/operations.ts               the run-time operation table
 //   generated/search-rules.ts             the search rules (scripts/lib/search-rules.mjs)
+//   generated/openapi.validator.json      the spec the service's validator compiles (scripts/lib/validator-spec.mjs)
 // Skips the work when no input changed since the last run (`--force` regenerates anyway), so every
 // command that needs the generated files can call it first at almost no cost.
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
 import { searchRulesModule } from './lib/search-rules.mjs';
+import { validatorSpec } from './lib/validator-spec.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -102,7 +104,7 @@ async function main() {
     return;
   }
   const hash = inputsHash();
-  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts'].map((name) => join(outDir, name));
+  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts', 'openapi.validator.json'].map((name) => join(outDir, name));
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     console.log('generate: up to date');
     return;
@@ -115,6 +117,7 @@ async function main() {
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(spec));
   writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
+  writeFileSync(join(outDir, 'openapi.validator.json'), JSON.stringify(validatorSpec(spec)));
   writeFileSync(stampFile, hash);
   console.log(`generate: ${Object.keys(operationTable(spec)).length} operations in ${Date.now() - started} ms`);
 }
