@@ -1,6 +1,9 @@
 // The search body as a whole: defaults, top-level properties, and each criterion (criteria.ts), with
 // every problem located in body order. One checker serves both the handler (which throws the first
 // problem as a 400) and the HTTP layer's error mapper (firstSearchProblem, merging the validator's).
+// Every bound and list comes from the generated `searchRules`, that is from the spec's JSON Schema:
+// the checker refuses what the schema refuses (test/search/schema-agreement.test.ts), only in words
+// that name the criterion, and also a `between` whose bounds are reversed, which no schema can say.
 import { searchRules, type SortField } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import { checkCriterion, type ParsedCriterion } from './criteria.js';
