@@ -2,8 +2,9 @@
 // Bundles the hand-written spec in openapi/ and generates everything packages/contract exports:
 //   generated/openapi.json, openapi.yaml  the single-file spec (Redocly bundle)
 //   generated/schema.d.ts                 openapi-typescript's `paths`, `operations`, `components`
-//   generated/operations.ts               the operation table (scripts/lib/operation-table.mjs) and the
-//                                         search allow-list
+//   generated/operations.ts               the operation table (scripts/lib/operation-table.mjs)
+//   generated/search-rules.ts             the search rules (scripts/lib/search-rules.mjs)
+//   generated/openapi.validator.json      the spec the service's validator compiles (scripts/lib/validator-spec.mjs)
 // Skips the work when no input changed since the last run (`--force` regenerates anyway), so every
 // command that needs the generated files can call it first at almost no cost.
 import { createHash } from 'node:crypto';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
 import { operationTable, operationTableSource } from './lib/operation-table.mjs';
+import { searchRulesModule } from './lib/search-rules.mjs';
+import { validatorSpec } from './lib/validator-spec.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -63,29 +66,8 @@ function bundleSpec() {
   return spec;
 }
 
-function searchRules(spec) {
-  const { schemas } = spec.components;
-  const criterion = schemas.SearchCriterion;
-  const request = schemas.InvoiceSearchRequest;
-  return {
-    fields: criterion['x-operators-by-field'],
-    valueRules: criterion['x-value-rules'],
-    operators: schemas.SearchOperator.enum,
-    sortFields: schemas.SortField.enum,
-    maxCriteria: request.properties.criteria.maxItems,
-    defaults: {
-      limit: request.properties.limit.default,
-      offset: request.properties.offset.default,
-      order_by: schemas.SortField.default,
-      order_direction: request.properties.order_direction.default,
-    },
-  };
-}
-
-function operationsModule(table, spec) {
+function operationsModule(table) {
   return `${header}${operationTableSource(table)}
-/** The search allow-list: fields with their value type and operators, sortable fields, defaults. */
-export const searchRules = ${JSON.stringify(searchRules(spec), null, 2)} as const;
 `;
 }
 
@@ -98,7 +80,7 @@ async function main() {
     return;
   }
   const hash = inputsHash();
-  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts'].map((name) => join(outDir, name));
+  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts', 'openapi.validator.json'].map((name) => join(outDir, name));
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     console.log('generate: up to date');
     return;
@@ -110,7 +92,9 @@ async function main() {
   const ast = await openapiTS(spec, { defaultNonNullable: false, alphabetize: false });
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   const table = operationTable(spec);
-  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table, spec));
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table));
+  writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
+  writeFileSync(join(outDir, 'openapi.validator.json'), JSON.stringify(validatorSpec(spec)));
   writeFileSync(stampFile, hash);
   console.log(`generate: ${Object.keys(table).length} operations in ${Date.now() - started} ms`);
 }

@@ -2,8 +2,9 @@
 // the Node-only spec loader (spec.ts resolves file paths and reads files when it is imported).
 // Bundlers pick this file through the `browser` condition of package.json's `exports`.
 export type { paths, operations, components } from '../generated/schema.js';
-export { operationTable, searchRules } from '../generated/operations.js';
-export type { OperationId } from '../generated/operations.js';
+export { operationTable } from '../generated/operations.js';
+export { searchRules } from '../generated/search-rules.js';
+export type { BodyBounds, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
 export type * from './schemas.js';
 export { decimalPlaces, numberFormats } from './formats.js';
 export type { NumberFormat } from './formats.js';

@@ -1,9 +1,10 @@
 // The public face of @invoice-api/contract: every API type and table other packages may use.
 export type { paths, operations, components } from '../generated/schema.js';
-export { operationTable, searchRules } from '../generated/operations.js';
+export { operationTable } from '../generated/operations.js';
+export { searchRules } from '../generated/search-rules.js';
 export type { BodyBounds, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
 export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
-export { bundledSpecPath, bundledSpecYamlPath, isRecord, loadSpec, resolveRef } from './spec.js';
+export { bundledSpecPath, bundledSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';
 export type * from './schemas.js';
 export { decimalPlaces, numberFormats } from './formats.js';

@@ -6,6 +6,13 @@ export { isRecord, resolveRef } from './json-nodes.mjs';
 /** Absolute path of the bundled single-file spec (JSON), as `pnpm generate` wrote it. */
 export const bundledSpecPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 
+/**
+ * The bundled spec as the service's request validator compiles it: the same rules, plus Ajv's
+ * `discriminator` hints that keep a bad search criterion's errors to its own branch
+ * (scripts/lib/validator-spec.mjs says why).
+ */
+export const validatorSpecPath = fileURLToPath(new URL('../generated/openapi.validator.json', import.meta.url));
+
 /** Absolute path of the same spec as YAML, for tools that prefer it (Prism). */
 export const bundledSpecYamlPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
 

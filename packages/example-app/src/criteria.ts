@@ -34,11 +34,15 @@ function scalar(type: FieldType, text: string): string | number {
  */
 export function toCriterion({ field, operator, value }: CriterionInput): SearchCriterion {
   const type = searchRules.fields[field].type;
-  if (listOperators.has(operator)) {
-    return { field, operator, value: value.split(',').map((part) => scalar(type, part)) };
-  }
-  // `like` matches a substring: the spaces a user typed are part of it.
-  return { field, operator, value: operator === 'like' ? value : scalar(type, value) };
+  const typed = listOperators.has(operator)
+    ? value.split(',').map((part) => scalar(type, part))
+    : // `like` matches a substring: the spaces a user typed are part of it.
+      operator === 'like'
+      ? value
+      : scalar(type, value);
+  // The contract's type is the exact per-field union of the spec; what a user typed may not fit it, and
+  // sending it anyway is the point (the API names the problem). This is the one place that crosses over.
+  return { field, operator, value: typed } as unknown as SearchCriterion;
 }
 
 /** A placeholder saying what the value box expects for this field and operator. */

@@ -92,7 +92,7 @@ export function checkCriterion(criterion: unknown): { criterion: ParsedCriterion
     default: {
       if (Array.isArray(value)) return valueProblem(`value for '${operator}' must be a single value, ${type.describe}, not an array`);
       const parsed = type.parse(value);
-      if (parsed === undefined) return valueProblem(`value must be ${type.describe}`);
+      if (parsed === undefined) return valueProblem(type.issue?.(value) ?? `value must be ${type.describe}`);
       return { criterion: { field, operator: operator as Exclude<SearchOperator, 'like' | 'in' | 'between'>, value: parsed } };
     }
   }

@@ -1,7 +1,10 @@
 // The search body as a whole: defaults, top-level properties, and each criterion (criteria.ts), with
 // every problem located in body order. One checker serves both the handler (which throws the first
 // problem as a 400) and the HTTP layer's error mapper (firstSearchProblem, merging the validator's).
-import { loadSpec, searchRules, type SortField } from '@invoice-api/contract';
+// Every bound and list comes from the generated `searchRules`, that is from the spec's JSON Schema:
+// the checker refuses what the schema refuses (test/search/schema-agreement.test.ts), only in words
+// that name the criterion, and also a `between` whose bounds are reversed, which no schema can say.
+import { searchRules, type SortField } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import { checkCriterion, type ParsedCriterion } from './criteria.js';
 
@@ -29,19 +32,6 @@ interface IntegerBounds {
   maximum: number;
 }
 
-/** limit/offset bounds and the known top-level properties, read from the spec's InvoiceSearchRequest. */
-const requestSchema = (() => {
-  const schema = loadSpec().components.schemas?.InvoiceSearchRequest as { properties: Record<string, Partial<IntegerBounds>> };
-  const bounds = (name: string): IntegerBounds => {
-    const property = schema.properties[name];
-    if (property?.minimum === undefined || property.maximum === undefined) throw new Error(`InvoiceSearchRequest.${name} needs minimum and maximum in the spec`);
-    return { minimum: property.minimum, maximum: property.maximum };
-  };
-  return { properties: Object.keys(schema.properties), limit: bounds('limit'), offset: bounds('offset') };
-})();
-
-const directions = ['asc', 'desc'] as const;
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -67,18 +57,18 @@ function integerProblem(value: unknown, bounds: IntegerBounds): string | undefin
 function topLevelProblem(key: string, value: unknown): string | undefined {
   switch (key) {
     case 'limit':
-      return integerProblem(value, requestSchema.limit);
+      return integerProblem(value, searchRules.limit);
     case 'offset':
-      return integerProblem(value, requestSchema.offset);
+      return integerProblem(value, searchRules.offset);
     case 'order_by':
       return (searchRules.sortFields as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.sortFields.join(', ')}`;
     case 'order_direction':
-      return (directions as readonly unknown[]).includes(value) ? undefined : `must be one of ${directions.join(', ')}`;
+      return (searchRules.directions as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.directions.join(', ')}`;
     case 'criteria':
       if (!Array.isArray(value)) return 'must be an array of criteria';
       return value.length > searchRules.maxCriteria ? `must hold at most ${searchRules.maxCriteria} criteria` : undefined;
     default:
-      return requestSchema.properties.includes(key) ? undefined : 'is not a known property';
+      return (searchRules.properties as readonly string[]).includes(key) ? undefined : 'is not a known property';
   }
 }
 
