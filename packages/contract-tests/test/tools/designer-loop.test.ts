@@ -86,12 +86,15 @@ interface StepResult {
   output: string;
 }
 
-// Upper bounds, not waits (the two typechecks dominate): about 2 minutes on a quiet 2-core machine.
+// Upper bounds, not waits: the install and the two full typechecks dominate, and a loaded machine
+// stretches them.
 let scratch: string;
 const running: Array<RunningPrism | RunningService> = [];
 
 function step(title: string, command: string, args: string[], cwd = scratch): StepResult {
-  process.stdout.write(`designer loop: ${title} ($ ${command} ${args.join(' ')})\n`);
+  // A bearer token is no use in a log: shown as <token>.
+  const shown = args.map((arg) => (arg.startsWith('eyJ') ? '<token>' : arg));
+  process.stdout.write(`designer loop: ${title} ($ ${command} ${shown.join(' ')})\n`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 });
   const output = `${result.stdout}${result.stderr}`;
