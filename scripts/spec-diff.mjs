@@ -2,7 +2,9 @@
 // `pnpm spec:diff [git-ref]`: fails (exit 1) when the spec in openapi/ breaks what the spec at
 // git-ref (default HEAD~1) promised, listing each break with its JSON path. The ref's openapi/
 // folder is taken with `git archive` into a temporary directory and bundled there with the same
-// Redocly CLI, so both sides are compared as single documents.
+// Redocly CLI, so both sides are compared as single documents. Breaks include what breaks the
+// generated client or the handler map (a renamed operationId, a changed function signature); new
+// operations are listed as needing a handler, without failing.
 //   --repo <dir>   compare that repository's working tree instead of this one (used by the tests)
 //   --json         print the breaks as JSON
 import { spawnSync } from 'node:child_process';
@@ -10,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './lib/prism.mjs';
-import { findBreakingChanges } from './lib/spec-diff-core.mjs';
+import { findBreakingChanges, findNewOperations } from './lib/spec-diff-core.mjs';
 
 const redocly = join(repoRoot, 'node_modules/.bin/redocly');
 
@@ -88,11 +90,18 @@ function main() {
     return 0;
   }
   const breaks = findBreakingChanges(base, head);
-  if (options.json) console.log(JSON.stringify(breaks, null, 2));
-  else if (breaks.length === 0) console.log(`spec:diff: no breaking change since ${options.ref}.`);
+  if (options.json) {
+    console.log(JSON.stringify(breaks, null, 2));
+    return breaks.length === 0 ? 0 : 1;
+  }
+  if (breaks.length === 0) console.log(`spec:diff: no breaking change since ${options.ref}.`);
   else {
     console.log(`spec:diff: ${breaks.length} breaking change(s) since ${options.ref}:`);
     for (const entry of breaks) console.log(`  ${entry.rule.padEnd(30)} ${entry.path}\n  ${''.padEnd(30)} ${entry.message}`);
+  }
+  // Not breaks: listed so the designer knows the server will not compile until each has a handler.
+  for (const operation of findNewOperations(base, head)) {
+    console.log(`spec:diff: new operation ${operation.operationId} (${operation.method} ${operation.path}) needs a handler: run \`pnpm scaffold\`.`);
   }
   return breaks.length === 0 ? 0 : 1;
 }

@@ -7,3 +7,5 @@ export interface Break {
   message: string;
 }
 export declare function findBreakingChanges(base: unknown, head: unknown): Break[];
+/** Operations whose operationId is new in `head`: each needs a handler (`pnpm scaffold`). */
+export declare function findNewOperations(base: unknown, head: unknown): { operationId: string; method: string; path: string }[];

@@ -2,6 +2,11 @@
 // objects). Pure: no files, no git, so each rule has a fast test. Schemas are compared in the
 // direction data flows: a request schema breaks callers when it accepts less, a response schema
 // when it can send something callers were not promised, or stops sending what they were.
+// Beyond the wire, a change breaks what is generated from the spec: the client's functions are
+// named after operationIds and take (path parameters, query, body, options) in that order, and the
+// server's handler map is keyed by operationId. So a renamed operationId, and a first query
+// parameter or a request body where there was none (an argument slots in before the options), break
+// too, even though a hand-written HTTP caller would not notice.
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /**
@@ -207,8 +212,20 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
     if (!baseParameters.has(key) && parameter.required) report(join(at, 'parameters', key), 'new-required-parameter', `new required ${parameter.in} parameter \`${parameter.name}\``);
   }
 
+  const queryCount = (parameters) => [...parameters.values()].filter((parameter) => parameter.in === 'query').length;
+  const newQuery = [...headParameters.values()].filter((parameter) => parameter.in === 'query');
+  if (queryCount(baseParameters) === 0 && newQuery.length > 0 && newQuery.every((parameter) => !parameter.required)) {
+    report(join(at, 'parameters'), 'client-signature-changed', `the operation now takes query parameters: the generated client function gains a \`query\` argument before its options`);
+  }
+
   const baseBody = resolveBase(baseOperation.requestBody).value;
   const headBody = resolveHead(headOperation.requestBody).value;
+  if (isObject(baseBody) && !isObject(headBody)) {
+    report(join(at, 'requestBody'), 'request-body-removed', 'the operation no longer takes a request body: callers sending one, and the generated client function\'s `body` argument, break');
+  }
+  if (!isObject(baseBody) && isObject(headBody) && !headBody.required) {
+    report(join(at, 'requestBody'), 'client-signature-changed', 'the operation now takes a request body: the generated client function gains a `body` argument before its options');
+  }
   if (isObject(headBody)) {
     const where = join(at, 'requestBody');
     if (headBody.required && !(isObject(baseBody) && baseBody.required)) report(where, 'request-body-now-required', 'the request body became required');
@@ -271,10 +288,35 @@ export function findBreakingChanges(base, head) {
         report(join(at, method), 'operation-removed', `operation ${method.toUpperCase()} ${path}${id} was removed`);
         continue;
       }
+      const [baseId, headId] = [baseItem[method].operationId, headOperation.operationId];
+      if (baseId !== headId) {
+        report(join(at, method, 'operationId'), 'operation-id-changed', `operationId ${baseId} became ${headId}: every generated client call \`api.${baseId}(...)\` and the handler map key ${baseId} break`);
+      }
       compareOperation(context, join(at, method), baseItem, headItem, baseItem[method], headOperation);
     }
   }
   // One break per place, even when two routes lead to it.
   const unique = new Map(breaks.map((entry) => [`${entry.path}|${entry.rule}|${entry.message}`, entry]));
   return [...unique.values()];
+}
+
+/**
+ * Operations in `head` whose operationId `base` does not have: not a break for callers, but each
+ * needs a handler (`pnpm scaffold` writes a stub) before the server compiles again.
+ * @returns {{ operationId: string, method: string, path: string }[]}
+ */
+export function findNewOperations(base, head) {
+  const idsOf = (document) => {
+    const resolve = resolver(document);
+    const found = [];
+    for (const [path, itemRef] of Object.entries(document.paths ?? {})) {
+      const item = resolve(itemRef).value ?? {};
+      for (const method of methods) {
+        if (isObject(item[method]) && item[method].operationId) found.push({ operationId: item[method].operationId, method: method.toUpperCase(), path });
+      }
+    }
+    return found;
+  };
+  const known = new Set(idsOf(base).map((operation) => operation.operationId));
+  return idsOf(head).filter((operation) => !known.has(operation.operationId));
 }

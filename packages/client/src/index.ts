@@ -5,4 +5,4 @@ export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';
 export type { ApiFailure, ApiResult, ApiSuccess } from './result.js';
 export { isSafeOperation, parseRetryAfter, retryDelay, retryPolicy } from './retry.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
-export type { ErrorData, ErrorStatus, QueryParams, RequestBody, SuccessData, SuccessStatus } from './types.js';
+export type { ErrorData, ErrorStatus, PathParameter, QueryParams, RequestBody, SuccessData, SuccessStatus } from './types.js';

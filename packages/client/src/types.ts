@@ -23,3 +23,10 @@ export type RequestBody<K extends OperationId> = Operation<K> extends { requestB
 
 /** The query parameters of an operation. */
 export type QueryParams<K extends OperationId> = NonNullable<Operation<K>['parameters']['query']>;
+
+/** The type of one path parameter of an operation, e.g. `PathParameter<'getInvoice', 'invoice_id'>`. */
+export type PathParameter<K extends OperationId, Name extends string> = Operation<K>['parameters'] extends { path: infer Path }
+  ? Name extends keyof Path
+    ? Path[Name]
+    : never
+  : never;

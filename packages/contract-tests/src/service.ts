@@ -18,6 +18,8 @@ export interface ServiceOptions {
   port?: number;
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** The repository whose service to run. Default: this one (another is a scratch copy). */
+  root?: string;
 }
 
 function listeningUrl(line: string): string | undefined {
@@ -55,10 +57,10 @@ async function answersHealth(url: string): Promise<boolean> {
   }
 }
 
-export async function startService({ keyFile, port: askedPort, timeoutMs = 240_000, env = {} }: ServiceOptions): Promise<RunningService> {
+export async function startService({ keyFile, port: askedPort, timeoutMs = 240_000, env = {}, root = repoRoot }: ServiceOptions): Promise<RunningService> {
   const port = askedPort ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'packages/server/src/main.ts')], {
-    cwd: repoRoot,
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,

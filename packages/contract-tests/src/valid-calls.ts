@@ -1,13 +1,15 @@
 // One valid call per operation, through the client: what the mock scenarios send when they ask
 // Prism for a given answer, and what the 401 scenario sends without a token. The values follow the
 // spec's own request examples; the types come from the client, so a spec change that breaks a call
-// here fails to compile.
+// here fails to compile. An operation new to the spec has no call yet: the typecheck stays green once
+// `pnpm scaffold` has stubbed its handler, and the suite fails at run time naming the missing call.
 import type { ApiClient, ApiResult, CallOptions } from '@invoice-api/client';
 import type { OperationId } from '@invoice-api/contract';
 
-export type ValidCalls = { [K in OperationId]: (api: ApiClient, options?: CallOptions) => Promise<ApiResult<K>> };
+type ValidCall<K extends OperationId> = (api: ApiClient, options?: CallOptions) => Promise<ApiResult<K>>;
+export type ValidCalls = { [K in OperationId]?: ValidCall<K> };
 
-export const validCalls: ValidCalls = {
+const validCalls: ValidCalls = {
   searchInvoices: (api, o) => api.searchInvoices({ criteria: [{ field: 'status', operator: '=', value: 'paid' }], limit: 10 }, o),
   getInvoice: (api, o) => api.getInvoice(1, o),
   createInvoice: (api, o) => api.createInvoice({ client_id: 12, amount: 4200, currency: 'CHF', due_date: '2026-12-31' }, o),
@@ -23,3 +25,10 @@ export const validCalls: ValidCalls = {
   issueDelivery: (api, o) => api.issueDelivery({ delivery_id: 1, contact_id: 12, items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] }, o),
   getHealth: (api, o) => api.getHealth(o),
 };
+
+/** The valid call of an operation, or an error naming the operation that has none yet. */
+export function validCall<K extends OperationId>(operationId: K): ValidCall<K> {
+  const call: ValidCalls[K] = validCalls[operationId];
+  if (call === undefined) throw new Error(`no valid call for ${operationId}: add one to packages/contract-tests/src/valid-calls.ts`);
+  return call;
+}

@@ -4,7 +4,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { operationTable, type OperationId } from '@invoice-api/contract';
 import { clientFor, rawRequest, tokenFor } from '../src/clients.js';
-import { validCalls } from '../src/valid-calls.js';
+import { validCall } from '../src/valid-calls.js';
 
 const targets = inject('contractTargets');
 const securedOperations = (Object.keys(operationTable) as OperationId[]).filter((id) => operationTable[id].authenticated);
@@ -30,7 +30,7 @@ describe.each(targets)('$name: stateless contract', (target) => {
 
   it.each(securedOperations)('%s without a token is 401 unauthorized with WWW-Authenticate', async (operationId) => {
     const api = await clientFor(target, { anonymous: true });
-    const result = await validCalls[operationId](api);
+    const result = await validCall(operationId)(api);
     expect(result.status).toBe(401);
     expect(result.ok ? undefined : result.error).toMatchObject({ error: 'unauthorized' });
     expect(result.response.headers.get('WWW-Authenticate')).toBeTruthy();

@@ -9,7 +9,7 @@ import { operationTable, type OperationId } from '@invoice-api/contract';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { clientFor, rawRequest, tokenFor } from '../src/clients.js';
 import { directTargets, errorOf, statefulTargets } from '../src/stateful.js';
-import { validCalls } from '../src/valid-calls.js';
+import { validCall } from '../src/valid-calls.js';
 
 const foreignKeyDir = mkdtempSync(join(tmpdir(), 'contract-foreign-key-'));
 afterAll(() => rmSync(foreignKeyDir, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ describe.each(statefulTargets())('$name: protocol', (target) => {
   it.each(securedOperations)('%s with a token lacking its scope is 403 forbidden naming the scope', async (operationId) => {
     // Scope is checked before the body and before existence, so the valid-looking call is enough.
     const api = await clientFor(target, { scopes: [] });
-    const result = await validCalls[operationId](api);
+    const result = await validCall(operationId)(api);
     expect(result.status).toBe(403);
     expect(errorOf(result)).toMatchObject({ error: 'forbidden' });
     const [scope] = operationTable[operationId].scopes;

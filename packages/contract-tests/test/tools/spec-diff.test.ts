@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../../scripts/lib/prism.mjs';
-import { findBreakingChanges } from '../../../../scripts/lib/spec-diff-core.mjs';
+import { findBreakingChanges, findNewOperations } from '../../../../scripts/lib/spec-diff-core.mjs';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -151,6 +151,39 @@ describe('spec:diff rules', () => {
     expect(rules(scoped)).toEqual(['scope-added']);
   });
 
+  it('reports a renamed operationId: the generated client function and the handler map key are gone', () => {
+    const breaks = changed((spec) => (spec.paths['/things/{id}'].get.operationId = 'fetchThing'));
+    expect(breaks).toEqual([{ path: '$.paths["/things/{id}"].get.operationId', rule: 'operation-id-changed', message: expect.stringMatching(/getThing became fetchThing.*api\.getThing/) }]);
+  });
+
+  it('reports a removed operation by its operationId, even when another operation takes its path', () => {
+    const breaks = changed((spec) => {
+      delete (spec.paths['/things'] as Record<string, unknown>).post;
+    });
+    expect(breaks).toEqual([{ path: '$.paths["/things"].post', rule: 'operation-removed', message: expect.stringContaining('(createThing)') }]);
+  });
+
+  it('reports changes that shift the generated client function\'s arguments: a first query parameter, a new optional body, a removed body', () => {
+    const query = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { parameters: [...spec.paths['/things/{id}'].get.parameters, { in: 'query', name: 'expand', required: false, schema: { type: 'string' } }] }));
+    expect(query).toEqual([{ path: '$.paths["/things/{id}"].get.parameters', rule: 'client-signature-changed', message: expect.stringContaining('`query` argument') }]);
+    const body = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { requestBody: { required: false, ...json({ type: 'object' }) } }));
+    expect(body).toEqual([{ path: '$.paths["/things/{id}"].get.requestBody', rule: 'client-signature-changed', message: expect.stringContaining('`body` argument') }]);
+    const requiredBody = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { requestBody: { required: true, ...json({ type: 'object' }) } }));
+    expect(rules(requiredBody)).toEqual(['request-body-now-required']);
+    const removed = changed((spec) => delete (spec.paths['/things'].post as Record<string, unknown>).requestBody);
+    expect(removed).toEqual([{ path: '$.paths["/things"].post.requestBody', rule: 'request-body-removed', message: expect.any(String) }]);
+  });
+
+  it('lists a new operation as needing a handler, without calling it a break', () => {
+    const head = structuredClone(baseSpec());
+    Object.assign(head.paths, { '/other': { get: { operationId: 'getOther', responses: { '200': json({ type: 'object' }) } } } });
+    head.paths['/things/{id}'].get.operationId = 'fetchThing';
+    expect(findNewOperations(baseSpec(), head)).toEqual([
+      { operationId: 'fetchThing', method: 'GET', path: '/things/{id}' },
+      { operationId: 'getOther', method: 'GET', path: '/other' },
+    ]);
+  });
+
   it('reports a request field that became more constrained', () => {
     const breaks = changed((spec) => {
       spec.components.schemas.ThingCreate.properties.note.maxLength = 50;
@@ -193,6 +226,22 @@ describe('pnpm spec:diff on a git repository', () => {
       expect(breaks.some((entry) => entry.rule === 'enum-narrowed' && entry.path.startsWith('$.paths["/api/v1/invoices/{invoice_id}"].patch.requestBody'))).toBe(true);
     } finally {
       writeFileSync(statusFile, original);
+    }
+  });
+
+  it('fails on a renamed operationId and names the new operation that needs a handler', () => {
+    const file = join(repo, 'openapi/paths/api_v1_users_{user_id}.yaml');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('operationId: getUser', 'operationId: fetchUser'));
+    try {
+      const result = specDiff('HEAD');
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('operation-id-changed');
+      expect(result.stdout).toContain('$.paths["/api/v1/users/{user_id}"].get.operationId');
+      expect(result.stdout).toContain('operationId getUser became fetchUser');
+      expect(result.stdout).toContain('new operation fetchUser (GET /api/v1/users/{user_id}) needs a handler: run `pnpm scaffold`');
+    } finally {
+      writeFileSync(file, original);
     }
   });
 

@@ -1,27 +1,29 @@
 // Every operation of the spec, keyed by operationId. HandlerMap makes a missing or extra one a
-// compile error, so the spec and this map cannot drift apart.
+// compile error, so the spec and this map cannot drift apart. One namespace import per tag file and
+// one `operationId: file.operationId` line per operation: `pnpm scaffold` adds both for a new
+// operation (after writing its stub), so keep this shape.
 import type { HandlerMap } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
-import { createDelivery, getDelivery, issueDelivery, listDeliveries, updateDelivery } from './deliveries.js';
-import { getCompanyClient, getUser, listCompanyClients, listUsers } from './directory.js';
-import { getHealth } from './health.js';
-import { createInvoice, getInvoice, searchInvoices, updateInvoice } from './invoices.js';
+import * as deliveries from './deliveries.js';
+import * as directory from './directory.js';
+import * as health from './health.js';
+import * as invoices from './invoices.js';
 
 export function createHandlers(): HandlerMap<RequestContext> {
   return {
-    searchInvoices,
-    getInvoice,
-    createInvoice,
-    updateInvoice,
-    listUsers,
-    getUser,
-    listCompanyClients,
-    getCompanyClient,
-    listDeliveries,
-    createDelivery,
-    getDelivery,
-    updateDelivery,
-    issueDelivery,
-    getHealth,
+    searchInvoices: invoices.searchInvoices,
+    getInvoice: invoices.getInvoice,
+    createInvoice: invoices.createInvoice,
+    updateInvoice: invoices.updateInvoice,
+    listUsers: directory.listUsers,
+    getUser: directory.getUser,
+    listCompanyClients: directory.listCompanyClients,
+    getCompanyClient: directory.getCompanyClient,
+    listDeliveries: deliveries.listDeliveries,
+    createDelivery: deliveries.createDelivery,
+    getDelivery: deliveries.getDelivery,
+    updateDelivery: deliveries.updateDelivery,
+    issueDelivery: deliveries.issueDelivery,
+    getHealth: health.getHealth,
   };
 }

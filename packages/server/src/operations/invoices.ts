@@ -23,8 +23,6 @@ import { ApiError } from '../errors.js';
 import { parseSearchRequest, searchInvoices as runSearch } from '../search/index.js';
 import { accountOf, locationOf } from './caller.js';
 
-type InvoiceHandler<K extends 'searchInvoices' | 'getInvoice' | 'createInvoice' | 'updateInvoice'> = Handler<K, RequestContext>;
-
 /** Generated numbers skip any taken by hand, e.g. an imported `INV-000007`; this bounds the skipping. */
 const maxGeneratedNumberAttempts = 1_000;
 
@@ -56,14 +54,14 @@ async function generateInvoiceNumber(trx: Kysely<DatabaseSchema>, accountId: num
   throw new Error(`No free invoice number after ${maxGeneratedNumberAttempts} attempts in account ${accountId}`);
 }
 
-export const searchInvoices: InvoiceHandler<'searchInvoices'> = async (request, context) => {
+export const searchInvoices: Handler<'searchInvoices', RequestContext> = async (request, context) => {
   const accountId = accountOf(context);
   // The spec checks the body's shape; the allow-list (operators per field, value types) is checked here.
   const search = parseSearchRequest(request.body);
   return { status: 200, body: await runSearch(context.db, accountId, search) };
 };
 
-export const getInvoice: InvoiceHandler<'getInvoice'> = async (request, context) => {
+export const getInvoice: Handler<'getInvoice', RequestContext> = async (request, context) => {
   const invoice = await findInvoice(context.db.db, accountOf(context), request.params.invoice_id);
   if (invoice === undefined) throw notFound(request.params.invoice_id);
   return { status: 200, body: { invoice: toInvoice(invoice) } };
@@ -88,7 +86,7 @@ async function insertNewInvoice(context: RequestContext, accountId: number, body
   });
 }
 
-export const createInvoice: InvoiceHandler<'createInvoice'> = async (request, context) => {
+export const createInvoice: Handler<'createInvoice', RequestContext> = async (request, context) => {
   const accountId = accountOf(context);
   const body = request.body;
   // A generated number can still lose a race against a hand-given one inserted meanwhile; then the
@@ -109,7 +107,7 @@ export const createInvoice: InvoiceHandler<'createInvoice'> = async (request, co
   }
 };
 
-export const updateInvoice: InvoiceHandler<'updateInvoice'> = async (request, context) => {
+export const updateInvoice: Handler<'updateInvoice', RequestContext> = async (request, context) => {
   const accountId = accountOf(context);
   const invoiceId = request.params.invoice_id;
   try {

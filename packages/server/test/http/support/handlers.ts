@@ -1,6 +1,6 @@
 // Small handler maps for testing the HTTP layer on its own: every operation is present (the type
 // demands it), the few a test uses answer valid bodies, the rest fail loudly if a test reaches them.
-import type { HandlerMap } from '@invoice-api/contract';
+import { operationTable, type HandlerMap, type OperationId } from '@invoice-api/contract';
 import type { RequestContext } from '../../../src/context.js';
 
 function unused(operationId: string): () => Promise<never> {
@@ -9,24 +9,22 @@ function unused(operationId: string): () => Promise<never> {
   };
 }
 
+/** Every operation of the table failing loudly, so that an operation new to the spec needs no edit here. */
+function unusedHandlers(): Record<OperationId, () => Promise<never>> {
+  const operationIds = Object.keys(operationTable) as OperationId[];
+  return Object.fromEntries(operationIds.map((operationId) => [operationId, unused(operationId)])) as Record<OperationId, () => Promise<never>>;
+}
+
 export function stubHandlers(overrides: Partial<HandlerMap<RequestContext>> = {}): HandlerMap<RequestContext> {
   return {
+    ...unusedHandlers(),
     searchInvoices: async (request) => ({
       status: 200,
       body: { data: [], pagination: { total: 0, limit: request.body?.limit ?? 50, offset: request.body?.offset ?? 0, has_more: false } },
     }),
-    createInvoice: unused('createInvoice'),
-    getInvoice: unused('getInvoice'),
-    updateInvoice: unused('updateInvoice'),
     listUsers: async () => ({ status: 200, body: { users: [] } }),
-    getUser: unused('getUser'),
     listCompanyClients: async () => ({ status: 200, body: { company_clients: [] } }),
-    getCompanyClient: unused('getCompanyClient'),
-    createDelivery: unused('createDelivery'),
     listDeliveries: async () => ({ status: 200, body: { deliveries: [] } }),
-    getDelivery: unused('getDelivery'),
-    updateDelivery: unused('updateDelivery'),
-    issueDelivery: unused('issueDelivery'),
     getHealth: async (_request, context) =>
       (await context.db.ping()) ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'unavailable' } },
     ...overrides,
