@@ -25,7 +25,7 @@ import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
-import { idempotency } from './idempotency/index.js';
+import { idempotency, idempotencyKeyFormat } from './idempotency/index.js';
 import { ifMatchCondition } from './preconditions/index.js';
 
 export interface AppOptions {
@@ -81,6 +81,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(checkPathIds());
   // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
   app.use(requireJsonObjectBody());
+  app.use(idempotencyKeyFormat());
   app.use(validators);
   app.use(rejectNulCharacters());
   app.use(ifMatchCondition());

@@ -1,5 +1,5 @@
 // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) for the create and issue operations.
-export { idempotency, type IdempotencyMiddleware, type IdempotencyOptions } from './middleware.js';
+export { idempotency, idempotencyKeyFormat, type IdempotencyMiddleware, type IdempotencyOptions } from './middleware.js';
 export { writeOnce } from './write-once.js';
 export { idempotencyKeyPattern, idempotentOperations, parseIdempotencyKey } from './key.js';
 export { requestFingerprint } from './fingerprint.js';

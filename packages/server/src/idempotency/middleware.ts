@@ -33,6 +33,26 @@ export interface IdempotencyMiddleware extends RequestHandler {
   purger: ExpiredKeyPurger;
 }
 
+/**
+ * A malformed Idempotency-Key is 400 with a message that says what a key is, ahead of the validator
+ * (whose message would quote the spec's regular expression).
+ */
+export function idempotencyKeyFormat(): RequestHandler {
+  return (req, res, next) => {
+    const { operation } = res.locals;
+    if (operation === undefined || !isIdempotentOperation(operation.operationId)) {
+      next();
+      return;
+    }
+    try {
+      parseIdempotencyKey(req.headers['idempotency-key']);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
 export function idempotency(options: IdempotencyOptions): IdempotencyMiddleware {
   // Keys being processed by this process. On PGlite (one process by the single-writer rule, and one
   // connection on which transactions queue) this is what makes a concurrent repeat a 409 rather than a

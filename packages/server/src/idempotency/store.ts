@@ -37,7 +37,7 @@ export interface StoredAnswer {
 }
 
 /** Seed of the advisory-lock hash, so these locks do not share numbers with any other use. */
-const lockSeed = 7_210_431;
+export const lockSeed = 7_210_431;
 
 /** The answer stored for the claim's key, unless it has expired (an expired key counts as new). */
 export function findStoredAnswer(db: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<StoredAnswer | undefined> {
@@ -113,6 +113,7 @@ export async function purgeExpiredKeys(db: Kysely<DatabaseSchema>, limit: number
   return Number(result.numAffectedRows ?? 0n);
 }
 
-function lockName(claim: IdempotencyClaim): string {
+/** The advisory lock's name; its number is `hashtextextended(name, lockSeed)`. Exported for tests that hold it. */
+export function lockName(claim: Pick<IdempotencyClaim, 'accountId' | 'apiKey' | 'key'>): string {
   return `idempotency:${claim.accountId}:${claim.apiKey.length}:${claim.apiKey}:${claim.key}`;
 }
