@@ -58,6 +58,9 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     expect(await again.text()).toBe(firstBody);
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(await invoicesDescribed(description)).toBe(1);
+    // Kept for IDEMPOTENCY_TTL_HOURS (24 by default), counted from the write's transaction.
+    const kept = await sql<{ hours: number }>`select extract(epoch from expires_at - created_at)::int / 3600 as hours from idempotency_keys where idempotency_key = ${key}`.execute(database().db);
+    expect(kept.rows.map((row) => Number(row.hours))).toEqual([24]);
   });
 
   it('takes the draft\'s quoted form as the same key, and key order or spacing as the same body', async () => {
