@@ -121,7 +121,10 @@ class SchemaComparer {
       if (baseValues === undefined) this.report(join(path, 'enum'), 'enum-narrowed', `now limited to ${JSON.stringify(headValues)}`);
       else if (removed.length > 0) this.report(join(path, 'enum'), 'enum-narrowed', `no longer accepts ${removed.map((value) => JSON.stringify(value)).join(', ')}`);
     }
-    if (direction === 'response' && baseValues !== undefined) {
+    // `x-extensible-enum: true` declares that the list grows and that clients handle an unknown value
+    // (an error code by its HTTP status): a value added to such an enum is not a break. The marker is
+    // the reviewed decision; an enum without it stays closed.
+    if (direction === 'response' && baseValues !== undefined && head['x-extensible-enum'] !== true) {
       const added = headValues === undefined ? undefined : headValues.filter((value) => !baseValues.some((other) => same(value, other)));
       if (headValues === undefined) this.report(join(path, 'enum'), 'enum-widened-in-response', `was limited to ${JSON.stringify(baseValues)}, now any value`);
       else if (added.length > 0) this.report(join(path, 'enum'), 'enum-widened-in-response', `may now answer ${added.map((value) => JSON.stringify(value)).join(', ')}, which clients were not promised`);

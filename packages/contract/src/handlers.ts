@@ -21,8 +21,17 @@ type ParametersOf<O, Where extends 'path' | 'query'> = O extends { parameters: {
     ? [Params] extends [never] | [undefined] ? Record<string, never> : NonNullable<Params>
     : Record<string, never>;
 
-/** Headers a handler must set itself: only `Location`, where the spec declares it (201s). */
-type HandlerHeaders<R> = R extends { headers: { Location: unknown } } ? { headers: { Location: string } } : { headers?: never };
+/**
+ * Headers a handler must set itself: `Location` (201s) and `ETag`, where the spec declares them on that
+ * answer. The others (request id, rate limits, replay marker) belong to the HTTP layer.
+ */
+type HandlerHeaders<R> = R extends { headers: { Location: unknown; ETag: unknown } }
+  ? { headers: { Location: string; ETag: string } }
+  : R extends { headers: { Location: unknown } }
+    ? { headers: { Location: string } }
+    : R extends { headers: { ETag: unknown } }
+      ? { headers: { ETag: string } }
+      : { headers?: never };
 
 /** One documented answer: its status and the body the spec gives that status. */
 export type HandlerResponse<K extends OperationId> = {

@@ -22,11 +22,14 @@ const invoice: Invoice = {
 };
 
 // A documented status with its own body compiles.
-export const getInvoice: Handler<'getInvoice', Ctx> = async () => ({ status: 200, body: { invoice } });
+export const getInvoice: Handler<'getInvoice', Ctx> = async () => ({ status: 200, headers: { ETag: '"1-1"' }, body: { invoice } });
 export const notFound: Handler<'getInvoice', Ctx> = async () => ({
   status: 404,
   body: { error: 'not_found', message: 'Invoice 1 was not found.' },
 });
+
+// @ts-expect-error getInvoice's 200 needs headers.ETag (the spec declares it).
+export const getWithoutETag: Handler<'getInvoice', Ctx> = async () => ({ status: 200, body: { invoice } });
 
 // @ts-expect-error 201 is not a documented answer of getInvoice.
 export const undocumentedStatus: Handler<'getInvoice', Ctx> = async () => ({ status: 201, body: { invoice } });
@@ -64,7 +67,7 @@ export const typedInput: Handler<'updateInvoice', Ctx> = async (request) => {
   expectTypeOf(request.body.status).toEqualTypeOf<Invoice['status'] | undefined>();
   // @ts-expect-error updateInvoice has no `total` property.
   void request.body.total;
-  return { status: 200, body: { invoice } };
+  return { status: 200, headers: { ETag: '"1-2"' }, body: { invoice } };
 };
 export const optionalSearchBody: Handler<'searchInvoices', Ctx> = async (request) => {
   // The search body is optional: an absent body means all defaults.
@@ -76,7 +79,10 @@ export const optionalSearchBody: Handler<'searchInvoices', Ctx> = async (request
 // @ts-expect-error a map with only one handler misses the other thirteen operations.
 export const incompleteMap: HandlerMap<Ctx> = { getInvoice };
 
-expectTypeOf<HandlerResponse<'issueDelivery'>['status']>().toEqualTypeOf<200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503>();
+expectTypeOf<HandlerResponse<'issueDelivery'>['status']>().toEqualTypeOf<200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503>();
+// A header the spec does not declare on an answer is not the handler's to set.
+// @ts-expect-error issueDelivery's 200 declares no ETag.
+export const issueWithETag: Handler<'issueDelivery', Ctx> = async () => ({ status: 200, headers: { ETag: '"1-1"' }, body: {} as HandlerResponse<'issueDelivery'> extends { status: 200; body: infer B } ? B : never });
 
 // The client side: openapi-fetch over the generated `paths`.
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010' });

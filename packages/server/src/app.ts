@@ -2,8 +2,9 @@
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
 // outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
 // (403), body (413/415/400 malformed; bounded before validation), shape (400) by the validator, strings
-// the database cannot store (400), the handler (404/409...), and one error mapper at the end. The
-// operation is resolved once, by the first step of that chain; the others read its generated entry.
+// the database cannot store (400), If-Match (400 when malformed), Idempotency-Key (stored answer replayed,
+// 422, 409), the handler (404/409/412...), and one error mapper at the end. The operation is resolved
+// once, by the first step of that chain; the others read its generated entry.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
@@ -26,6 +27,8 @@ import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
+import { idempotency, idempotencyKeyFormat } from './idempotency/index.js';
+import { ifMatchCondition } from './preconditions/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -79,14 +82,20 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(checkPathParams());
   // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
   app.use(requireJsonObjectBody());
+  app.use(idempotencyKeyFormat());
   app.use(validators);
   app.use(rejectNulCharacters());
+  app.use(ifMatchCondition());
+  // Last before the handler: a replayed answer comes from a request that passed every check above.
+  app.use(idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }));
   app.use(
     operationRouter(handlers, (req, res) => ({
       caller: res.locals.caller,
       db: database,
       log: req.log,
       requestId: res.locals.requestId,
+      idempotency: res.locals.idempotency,
+      ifMatch: res.locals.ifMatch,
     })),
   );
   app.use(errorMapper());

@@ -51,6 +51,10 @@ export interface Config {
   seedDemoData: boolean;
   auth: AuthConfig;
   rateLimit: RateLimitConfig;
+  idempotency: {
+    /** How long the answer to a request with an Idempotency-Key is kept and replayed (1 h to 30 days). */
+    ttlHours: number;
+  };
   /** Origins allowed by CORS; empty: no CORS headers at all. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -113,6 +117,7 @@ export function loadConfig(env: Environment = process.env): Config {
       redisUrl: readRedisUrl(env),
       redisKeyPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'invoice-api:rate-limit:'),
     },
+    idempotency: { ttlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, 1, 720) },
     corsOrigins: readCorsOrigins(env),
     logLevel: read.oneOf('LOG_LEVEL', 'info', logLevels),
     responseValidation: read.oneOf('RESPONSE_VALIDATION', 'on', ['on', 'off'] as const) === 'on',

@@ -2,6 +2,8 @@
 // to answer. Built per request by the HTTP layer (http/), consumed by operations/.
 import type { Logger } from 'pino';
 import type { Database } from './db/database.js';
+import type { IdempotencyClaim } from './idempotency/store.js';
+import type { IfMatch } from './preconditions/entity-tag.js';
 
 export interface Caller {
   /** The token's `account_id`: every read and write is confined to it. */
@@ -18,4 +20,8 @@ export interface RequestContext {
   db: Database;
   log: Logger;
   requestId: string;
+  /** The request's Idempotency-Key claim, on the operations that honour one (idempotency/). */
+  idempotency?: IdempotencyClaim;
+  /** The request's If-Match condition, when it sent one (preconditions/). */
+  ifMatch?: IfMatch;
 }

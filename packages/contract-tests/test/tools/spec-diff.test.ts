@@ -124,6 +124,19 @@ describe('spec:diff rules', () => {
     expect(new Set(rules(breaks))).toEqual(new Set(['enum-widened-in-response']));
   });
 
+  it('accepts a value added to a response enum marked x-extensible-enum, and only there', () => {
+    const extensible = changed((spec) => {
+      spec.components.schemas.Kind.enum.push('d');
+      (spec.components.schemas.Kind as Record<string, unknown>)['x-extensible-enum'] = true;
+    });
+    expect(extensible).toEqual([]);
+    const narrowed = changed((spec) => {
+      spec.components.schemas.Kind.enum.pop();
+      (spec.components.schemas.Kind as Record<string, unknown>)['x-extensible-enum'] = true;
+    });
+    expect(rules(narrowed)).toContain('enum-narrowed');
+  });
+
   it('reports a changed type in requests and responses', () => {
     const breaks = changed((spec) => (spec.components.schemas.Thing.properties.size = { type: 'string' }));
     expect(breaks).toContainEqual({ path: `${getThingBody}.properties.size.type`, rule: 'type-changed', message: 'type changed from number to string' });

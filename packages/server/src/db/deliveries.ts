@@ -84,6 +84,7 @@ export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, de
       delivery_date: values.requested_date ?? sql<string>`coalesce(delivery_date, ${values.today}::date)`,
       total_amount: values.total_amount,
       updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`,
+      version: sql<number>`version + 1`,
     })
     .where('account_id', '=', accountId)
     .where('id', '=', deliveryId)
@@ -120,11 +121,11 @@ export async function issueRefusal(
 
 export type DeliveryChanges = Partial<Pick<DeliveryRow, 'contact_id' | 'delivery_date' | 'status' | 'total_amount'>>;
 
-/** Writes `changes` and moves updated_at forward (by at least a millisecond). */
+/** Writes `changes`, moves updated_at forward (by at least a millisecond) and the version by one. */
 export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, changes: DeliveryChanges): Promise<DeliveryRow> {
   return trx
     .updateTable('deliveries')
-    .set({ ...changes, updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')` })
+    .set({ ...changes, updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`, version: sql<number>`version + 1` })
     .where('account_id', '=', accountId)
     .where('id', '=', deliveryId)
     .returningAll()

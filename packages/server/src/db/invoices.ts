@@ -7,7 +7,7 @@ export type InvoiceRecord = Omit<InvoiceRow, 'account_id'>;
 /** The unique constraint behind "invoice_number is unique within the account". */
 export const invoiceNumberConstraint = 'invoices_account_id_invoice_number_key';
 
-const columns = ['id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'created_at', 'updated_at', 'description'] as const;
+const columns = ['id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'created_at', 'updated_at', 'description', 'version'] as const;
 
 export function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
   return db.selectFrom('invoices').select(columns).where('account_id', '=', accountId).where('id', '=', invoiceId).executeTakeFirst();
@@ -36,12 +36,13 @@ export type InvoiceColumnChanges = Partial<Pick<NewInvoiceRow, 'invoice_number' 
 
 /**
  * Writes `changes` and moves updated_at: to now, and always forward by at least a millisecond, so a
- * client comparing timestamps sees every change even when two land within one millisecond.
+ * client comparing timestamps sees every change even when two land within one millisecond; and the
+ * version (the ETag's) by one.
  */
 export function updateInvoice(trx: Kysely<DatabaseSchema>, accountId: number, invoiceId: number, changes: InvoiceColumnChanges): Promise<InvoiceRecord> {
   return trx
     .updateTable('invoices')
-    .set({ ...changes, updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')` })
+    .set({ ...changes, updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`, version: sql<number>`version + 1` })
     .where('account_id', '=', accountId)
     .where('id', '=', invoiceId)
     .returning(columns)

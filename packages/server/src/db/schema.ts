@@ -52,6 +52,8 @@ export interface InvoicesTable {
   description: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Starts at 1 and grows by one with every change of a stored value: the ETag's version. */
+  version: Generated<number>;
 }
 
 export interface DeliveriesTable {
@@ -64,6 +66,20 @@ export interface DeliveriesTable {
   total_amount: DecimalText;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Starts at 1 and grows by one with every change of a stored value: the ETag's version. */
+  version: Generated<number>;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  api_key: string;
+  idempotency_key: string;
+  fingerprint: string;
+  status: number;
+  headers: ColumnType<Record<string, string>, string, string>;
+  body: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface DeliveryItemsTable {
@@ -85,6 +101,7 @@ export interface DatabaseSchema {
   invoices: InvoicesTable;
   deliveries: DeliveriesTable;
   delivery_items: DeliveryItemsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -8,7 +8,7 @@ import helmet from 'helmet';
 export const docsPath = '/docs';
 
 /** Response headers a browser script may read on a cross-origin answer. */
-export const exposedHeaders = ['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'];
+export const exposedHeaders = ['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed'];
 
 export function securityHeaders(): RequestHandler {
   const forApi = helmet({
@@ -34,7 +34,7 @@ export function crossOrigin(origins: readonly string[]): RequestHandler | undefi
   return cors({
     origin: [...origins],
     methods: ['GET', 'POST', 'PATCH'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key', 'If-Match'],
     exposedHeaders,
     maxAge: 600,
   });

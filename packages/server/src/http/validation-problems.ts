@@ -36,7 +36,8 @@ export function invalidRequest(problems: readonly ValidatorProblem[], body: unkn
   if (first.where === 'params') return invalidPathParameter(first, operation);
   if (first.where === 'query') return invalidQueryParameter(first);
   if (first.where === 'headers') {
-    const header = String(first.segments[0] ?? 'header');
+    // The validator reports header names in lower case; name them as the spec and clients write them.
+    const header = String(first.segments[0] ?? 'header').replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
     return ApiError.invalid(header, first.message, `Invalid header '${header}': ${first.message}.`);
   }
   if (operation?.operationId === 'searchInvoices') {

@@ -26,6 +26,8 @@ import type { DatabaseSchema } from '../db/schema.js';
 import { assertDraft, assertItemCount, formatDeliveryNumber, issueDate } from '../domain/delivery-rules.js';
 import { priceLines, sameAmount, type PricedLines } from '../domain/money.js';
 import { ApiError } from '../errors.js';
+import { writeOnce } from '../idempotency/index.js';
+import { assertIfMatch, entityTag } from '../preconditions/index.js';
 import { accountOf, locationOf } from './caller.js';
 
 /** The list's paging defaults, as the spec's `limit` and `offset` query parameters declare them. */
@@ -67,7 +69,7 @@ export const createDelivery: Handler<'createDelivery', RequestContext> = async (
   const accountId = accountOf(context);
   const { contact_id: contactId, delivery_date: deliveryDate, items } = request.body;
   const priced = pricedItems(items, false) ?? priceLines([]);
-  const created = await context.db.db.transaction().execute(async (trx) => {
+  return writeOnce(context, async (trx) => {
     await assertContact(trx, accountId, contactId);
     const number = await takeNextNumber(trx, accountId, 'next_delivery_number');
     const delivery = await insertDeliveryRow(trx, {
@@ -77,19 +79,19 @@ export const createDelivery: Handler<'createDelivery', RequestContext> = async (
       delivery_date: deliveryDate ?? null,
       total_amount: priced.totalAmount,
     });
-    return { delivery, items: await replaceItems(trx, accountId, delivery.id, priced.lines) };
+    const lines = await replaceItems(trx, accountId, delivery.id, priced.lines);
+    return {
+      status: 201 as const,
+      headers: { Location: locationOf(operationTable.getDelivery.path, delivery.id) },
+      body: { delivery: toDelivery(delivery, lines) },
+    };
   });
-  return {
-    status: 201,
-    headers: { Location: locationOf(operationTable.getDelivery.path, created.delivery.id) },
-    body: { delivery: toDelivery(created.delivery, created.items) },
-  };
 };
 
 export const getDelivery: Handler<'getDelivery', RequestContext> = async (request, context) => {
   const found = await findDelivery(context.db.db, accountOf(context), request.params.delivery_id);
   if (found === undefined) throw notFound(request.params.delivery_id);
-  return { status: 200, body: { delivery: toDelivery(found.delivery, found.items) } };
+  return { status: 200, headers: { ETag: entityTag(found.delivery.id, found.delivery.version) }, body: { delivery: toDelivery(found.delivery, found.items) } };
 };
 
 export const listDeliveries: Handler<'listDeliveries', RequestContext> = async (request, context) => {
@@ -108,6 +110,8 @@ export const updateDelivery: Handler<'updateDelivery', RequestContext> = async (
   const updated = await context.db.db.transaction().execute(async (trx) => {
     const delivery = await lockDeliveryRow(trx, accountId, deliveryId);
     if (delivery === undefined) throw notFound(deliveryId);
+    // Under the row lock, before the state check: a stale If-Match is 412 even on an issued delivery.
+    assertIfMatch(context.ifMatch, entityTag(delivery.id, delivery.version), `Delivery ${deliveryId}`);
     assertDraft(delivery);
     const storedItems = await itemsOf(trx, accountId, [deliveryId]);
     const changes: DeliveryChanges = {};
@@ -119,7 +123,7 @@ export const updateDelivery: Handler<'updateDelivery', RequestContext> = async (
     const row = await updateDeliveryRow(trx, accountId, deliveryId, changes);
     return { delivery: row, items: itemsChange ? await replaceItems(trx, accountId, deliveryId, priced.lines) : storedItems };
   });
-  return { status: 200, body: { delivery: toDelivery(updated.delivery, updated.items) } };
+  return { status: 200, headers: { ETag: entityTag(updated.delivery.id, updated.delivery.version) }, body: { delivery: toDelivery(updated.delivery, updated.items) } };
 };
 
 export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (request, context) => {
@@ -129,7 +133,7 @@ export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (re
   const priced = pricedItems(items, true) ?? priceLines([]);
   // Four round trips when it succeeds: BEGIN, the conditional update, the items, COMMIT. The contact
   // is not looked up first: the update's foreign key checks it, and only a refused issue asks why.
-  const issued = await context.db.db.transaction().execute(async (trx) => {
+  return writeOnce(context, async (trx) => {
     // The conditional update takes the row lock, so racing issues queue; once the winner commits,
     // each later one finds the row no longer a draft, matches nothing, and gets 409 below.
     const delivery = await issueDraftRow(trx, accountId, deliveryId, {
@@ -143,9 +147,8 @@ export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (re
       throw error;
     });
     if (delivery === undefined) return refuseIssue(trx, accountId, deliveryId, contactId);
-    return { delivery, items: await replaceItems(trx, accountId, deliveryId, priced.lines) };
+    return { status: 200 as const, body: toDelivery(delivery, await replaceItems(trx, accountId, deliveryId, priced.lines)) };
   });
-  return { status: 200, body: toDelivery(issued.delivery, issued.items) };
 };
 
 /**

@@ -20,6 +20,8 @@ import { toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { formatInvoiceNumber, planInvoiceUpdate } from '../domain/invoice-rules.js';
 import { ApiError } from '../errors.js';
+import { writeOnce } from '../idempotency/index.js';
+import { assertIfMatch, entityTag } from '../preconditions/index.js';
 import { parseSearchRequest, searchInvoices as runSearch } from '../search/index.js';
 import { accountOf, locationOf } from './caller.js';
 
@@ -64,25 +66,23 @@ export const searchInvoices: Handler<'searchInvoices', RequestContext> = async (
 export const getInvoice: Handler<'getInvoice', RequestContext> = async (request, context) => {
   const invoice = await findInvoice(context.db.db, accountOf(context), request.params.invoice_id);
   if (invoice === undefined) throw notFound(request.params.invoice_id);
-  return { status: 200, body: { invoice: toInvoice(invoice) } };
+  return { status: 200, headers: { ETag: entityTag(invoice.id, invoice.version) }, body: { invoice: toInvoice(invoice) } };
 };
 
-/** One create, in one transaction: client check, number (given or generated), insert. */
-async function insertNewInvoice(context: RequestContext, accountId: number, body: InvoiceCreate): Promise<InvoiceRecord> {
-  return context.db.db.transaction().execute(async (trx) => {
-    const name = await clientName(trx, accountId, body.client_id);
-    const invoiceNumber = body.invoice_number ?? (await generateInvoiceNumber(trx, accountId));
-    return insertInvoice(trx, {
-      account_id: accountId,
-      invoice_number: invoiceNumber,
-      client_id: body.client_id,
-      client_name: name,
-      amount: body.amount,
-      currency: body.currency,
-      status: body.status ?? 'draft',
-      due_date: body.due_date,
-      description: body.description ?? '',
-    });
+/** Client check, number (given or generated), insert; in the caller's transaction. */
+async function insertNewInvoice(trx: Kysely<DatabaseSchema>, accountId: number, body: InvoiceCreate): Promise<InvoiceRecord> {
+  const name = await clientName(trx, accountId, body.client_id);
+  const invoiceNumber = body.invoice_number ?? (await generateInvoiceNumber(trx, accountId));
+  return insertInvoice(trx, {
+    account_id: accountId,
+    invoice_number: invoiceNumber,
+    client_id: body.client_id,
+    client_name: name,
+    amount: body.amount,
+    currency: body.currency,
+    status: body.status ?? 'draft',
+    due_date: body.due_date,
+    description: body.description ?? '',
   });
 }
 
@@ -90,15 +90,17 @@ export const createInvoice: Handler<'createInvoice', RequestContext> = async (re
   const accountId = accountOf(context);
   const body = request.body;
   // A generated number can still lose a race against a hand-given one inserted meanwhile; then the
-  // whole transaction is simply run again with the next number.
+  // whole transaction (the idempotency key's claim included) is simply run again with the next number.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const invoice = await insertNewInvoice(context, accountId, body);
-      return {
-        status: 201,
-        headers: { Location: locationOf(operationTable.getInvoice.path, invoice.id) },
-        body: { invoice: toInvoice(invoice) },
-      };
+      return await writeOnce(context, async (trx) => {
+        const invoice = await insertNewInvoice(trx, accountId, body);
+        return {
+          status: 201 as const,
+          headers: { Location: locationOf(operationTable.getInvoice.path, invoice.id) },
+          body: { invoice: toInvoice(invoice) },
+        };
+      });
     } catch (error) {
       if (!isUniqueViolation(error, invoiceNumberConstraint)) throw error;
       if (body.invoice_number !== undefined) throw duplicateNumber(body.invoice_number);
@@ -114,13 +116,15 @@ export const updateInvoice: Handler<'updateInvoice', RequestContext> = async (re
     const invoice = await context.db.db.transaction().execute(async (trx) => {
       const current = await lockInvoice(trx, accountId, invoiceId);
       if (current === undefined) throw notFound(invoiceId);
+      // Under the row lock: no other update can land between this check and the write.
+      assertIfMatch(context.ifMatch, entityTag(current.id, current.version), `Invoice ${invoiceId}`);
       const changes = planInvoiceUpdate(current, request.body);
       if (Object.keys(changes).length === 0) return current;
       const columns: InvoiceColumnChanges = { ...changes };
       if (changes.client_id !== undefined) columns.client_name = await clientName(trx, accountId, changes.client_id);
       return writeInvoiceChanges(trx, accountId, invoiceId, columns);
     });
-    return { status: 200, body: { invoice: toInvoice(invoice) } };
+    return { status: 200, headers: { ETag: entityTag(invoice.id, invoice.version) }, body: { invoice: toInvoice(invoice) } };
   } catch (error) {
     if (request.body.invoice_number !== undefined && isUniqueViolation(error, invoiceNumberConstraint)) throw duplicateNumber(request.body.invoice_number);
     throw error;

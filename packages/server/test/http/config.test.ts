@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       seedDemoData: true,
       auth: { mode: 'dev', keyFile: defaultDevKeyFile, issuer: DEV_TOKEN_ISSUER, audience: DEV_TOKEN_AUDIENCE },
       rateLimit: { searchPerMinute: 100, searchPerHour: 1000, perMinute: 600, redisUrl: undefined },
+      idempotency: { ttlHours: 24 },
       corsOrigins: [],
       logLevel: 'info',
       responseValidation: true,
@@ -39,6 +40,7 @@ describe('loadConfig', () => {
       REQUEST_VALIDATION: 'off',
       SHUTDOWN_TIMEOUT_MS: '2500',
       DEV_KEY_FILE: '/tmp/key.json',
+      IDEMPOTENCY_TTL_HOURS: '48',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -51,6 +53,7 @@ describe('loadConfig', () => {
       responseValidation: false,
       requestValidation: false,
       timeouts: { shutdownMs: 2500 },
+      idempotency: { ttlHours: 48 },
     });
     expect(loadConfig({ DATABASE_URL: 'memory:' }).database.url).toBe('memory:');
     expect(loadConfig({}).database.pgliteDataDir).toBeUndefined();
@@ -65,6 +68,8 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_SEARCH_PER_MINUTE: '0' }, /RATE_LIMIT_SEARCH_PER_MINUTE/],
     [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ IDEMPOTENCY_TTL_HOURS: '0' }, /IDEMPOTENCY_TTL_HOURS/],
+    [{ IDEMPOTENCY_TTL_HOURS: '721' }, /IDEMPOTENCY_TTL_HOURS/],
     [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
     [{ REQUEST_VALIDATION: 'no' }, /REQUEST_VALIDATION/],
     [{ REDIS_URL: 'cache:6379' }, /REDIS_URL/],

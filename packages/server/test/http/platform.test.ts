@@ -114,19 +114,21 @@ describe('CORS', () => {
   it('answers a preflight from a configured origin', async () => {
     const response = await fetch(`${withCors.url}/api/v1/invoices/search`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key, if-match' },
     });
     expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('idempotency-key');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-match');
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
   });
 
-  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy and X-Request-Id', async () => {
+  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag and Idempotent-Replayed', async () => {
     const response = await fetch(`${withCors.url}/api/v1/users`, { headers: { origin, authorization: `Bearer ${await token()}` } });
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim());
-    expect(exposed).toEqual(expect.arrayContaining(['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id']));
+    expect(exposed).toEqual(expect.arrayContaining(['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed']));
   });
 
   it('allows no other origin', async () => {

@@ -1,0 +1,17 @@
+// A handler's write with its Idempotency-Key, in one transaction: claim the key (first statement),
+// write, record the answer (last statement), commit. A crash or a failure anywhere rolls back the
+// write and the key together; an error answer is not recorded, so its retry runs again.
+import type { Kysely } from 'kysely';
+import type { RequestContext } from '../context.js';
+import type { DatabaseSchema } from '../db/schema.js';
+import { claimKey, recordAnswer, type WriteAnswer } from './store.js';
+
+export function writeOnce<A extends WriteAnswer>(context: RequestContext, work: (trx: Kysely<DatabaseSchema>) => Promise<A>): Promise<A> {
+  const claim = context.idempotency;
+  return context.db.db.transaction().execute(async (trx) => {
+    if (claim !== undefined) await claimKey(trx, claim);
+    const answer = await work(trx);
+    if (claim !== undefined) await recordAnswer(trx, claim, answer);
+    return answer;
+  });
+}
