@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { stringify as toYaml } from 'yaml';
+import { writePublishedSpec } from './lib/published-spec.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -30,7 +31,7 @@ function listFiles(dir) {
 
 function inputsHash() {
   const hash = createHash('sha256');
-  const inputs = [...listFiles(join(root, 'openapi')), join(root, 'redocly.yaml'), fileURLToPath(import.meta.url)];
+  const inputs = [...listFiles(join(root, 'openapi')), join(root, 'redocly.yaml'), fileURLToPath(import.meta.url), join(root, 'scripts/lib/published-spec.mjs')];
   for (const file of inputs.sort()) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -51,6 +52,7 @@ function bundleSpec() {
   }
   const spec = JSON.parse(readFileSync(bundled, 'utf8'));
   writeFileSync(join(outDir, 'openapi.yaml'), `# GENERATED from openapi/ by scripts/generate.mjs. Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`);
+  writePublishedSpec(spec, outDir);
   return spec;
 }
 
@@ -122,7 +124,7 @@ async function main() {
     return;
   }
   const hash = inputsHash();
-  const outputs = ['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts'].map((name) => join(outDir, name));
+  const outputs = ['openapi.json', 'openapi.yaml', 'openapi.published.json', 'openapi.published.yaml', 'schema.d.ts', 'operations.ts'].map((name) => join(outDir, name));
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     console.log('generate: up to date');
     return;

@@ -3,7 +3,7 @@ export type { paths, operations, components } from '../generated/schema.js';
 export { operationTable, searchRules } from '../generated/operations.js';
 export type { OperationId } from '../generated/operations.js';
 export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
-export { bundledSpecPath, bundledSpecYamlPath, isSpecNode, loadSpec, resolveRef } from './spec.js';
+export { bundledSpecPath, bundledSpecYamlPath, publishedSpecPath, publishedSpecYamlPath, isSpecNode, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';
 export type * from './schemas.js';
 export { decimalPlaces, numberFormats } from './formats.js';

@@ -4,6 +4,16 @@ import { fileURLToPath } from 'node:url';
 /** Absolute path of the bundled single-file spec (JSON), as `pnpm generate` wrote it. */
 export const bundledSpecPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 
+/**
+ * Absolute path of the PUBLISHED spec (JSON): what consumers get at `/openapi.json` and in `/docs`.
+ * Responses are open to additions and schemas hold only standard JSON Schema
+ * (scripts/lib/published-spec.mjs); the service validates against the strict bundle above.
+ */
+export const publishedSpecPath = fileURLToPath(new URL('../generated/openapi.published.json', import.meta.url));
+
+/** The published spec as YAML. */
+export const publishedSpecYamlPath = fileURLToPath(new URL('../generated/openapi.published.yaml', import.meta.url));
+
 /** Absolute path of the same spec as YAML, for tools that prefer it (Prism). */
 export const bundledSpecYamlPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
 

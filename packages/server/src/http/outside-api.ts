@@ -1,7 +1,9 @@
-// The two answers outside the API: the bundled spec as JSON and the HTML reference. No token, no rate
-// limit; both are built once per process, since the spec does not change while the service runs.
+// The two answers outside the API: the published spec as JSON (open responses, standard JSON Schema
+// only: what consumers' tools load) and the HTML reference built from it. No token, no rate limit;
+// both are read once per process, since the spec does not change while the service runs.
+import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { loadSpec } from '@invoice-api/contract';
+import { publishedSpecPath } from '@invoice-api/contract';
 import { renderDocsHtml } from '@invoice-api/contract/docs';
 import { ApiError } from '../errors.js';
 import { docsPath } from './security-headers.js';
@@ -14,7 +16,7 @@ export function outsideApiRoutes(): Router {
   let docsHtml: string | undefined;
 
   router.get(specPath, (_req, res) => {
-    specJson ??= JSON.stringify(loadSpec());
+    specJson ??= readFileSync(publishedSpecPath, 'utf8');
     res.type('application/json').send(specJson);
   });
   router.get(docsPath, (_req, res) => {

@@ -1,6 +1,7 @@
 // What every answer carries (request id, security headers, logs without secrets), CORS, and the two
 // answers outside the API (/openapi.json and /docs).
-import { loadSpec } from '@invoice-api/contract';
+import { readFileSync } from 'node:fs';
+import { loadSpec, publishedSpecPath } from '@invoice-api/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/databases.js';
 import { capturingLogger, startTestService, token, type TestService } from './support/service.js';
@@ -68,11 +69,11 @@ describe('the HTTP platform', () => {
   });
 
   describe('outside the API', () => {
-    it('serves the bundled spec at /openapi.json without a token', async () => {
+    it('serves the published spec at /openapi.json without a token', async () => {
       const response = await fetch(`${service.url}/openapi.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await response.json()).toEqual(loadSpec());
+      expect(await response.json()).toEqual(JSON.parse(readFileSync(publishedSpecPath, 'utf8')));
     });
 
     it('serves the reference page at /docs with a CSP that lets Redoc run', async () => {
@@ -85,6 +86,12 @@ describe('the HTTP platform', () => {
       const html = await response.text();
       expect(html).toContain('Redoc.init(');
       expect(html).toContain(loadSpec().info.title);
+    });
+
+    it('serves a /docs page that loads nothing from another origin (its CSP would refuse it)', async () => {
+      const html = await (await fetch(`${service.url}/docs`)).text();
+      // Redoc's bundle names remote URLs in links and comments; what a browser would fetch by itself is a src.
+      expect(html.match(/src:?\s*["'`]https?:\/\/[^"'`]+/g) ?? []).toEqual([]);
     });
 
     it('answers another method on them with 405 and Allow', async () => {
