@@ -7,7 +7,7 @@ import 'pino-http';
 import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { insufficientScope, invalidToken } from './auth.js';
+import { bareChallenge, insufficientScope, missingToken } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
@@ -45,7 +45,7 @@ function describeCause(error: unknown): string {
 
 /** Headers the spec requires on every answer with this status, whoever raised it (a handler too). */
 function headersEvery(status: number): Record<string, string> {
-  if (status === 401) return invalidToken().headers;
+  if (status === 401) return { 'WWW-Authenticate': bareChallenge };
   if (status === 503) return { 'Retry-After': String(serviceUnavailableRetryAfterSeconds) };
   return {};
 }
@@ -100,7 +100,7 @@ function fromValidator(error: ValidatorError, req: Request, res: Response): ApiE
     case 400:
       return invalidRequest(error.errors ?? [], req.body, operation);
     case 401:
-      return invalidToken();
+      return missingToken();
     case 403:
       return operation === undefined ? new ApiError(403, 'forbidden', 'Your permissions for this operation are insufficient.') : insufficientScope(operation);
     case 404:

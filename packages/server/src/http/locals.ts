@@ -16,6 +16,8 @@ declare global {
       operation?: OperationEntry;
       /** The verified token's caller (auth.ts); absent for operations that need no token. */
       caller?: Caller;
+      /** Why the token was refused (auth.ts): `missing` or a TokenFailure; logged with the request. */
+      tokenFailure?: string;
       /** The operation's path ids as checked numbers (path-ids.ts). */
       pathIds?: Record<string, number>;
       /**
