@@ -19,6 +19,7 @@ import { operationTable, operationTableSource } from './lib/operation-table.mjs'
 import { searchRulesModule } from './lib/search-rules.mjs';
 import { validatorSpec } from './lib/validator-spec.mjs';
 import { clientOperationsModule } from './lib/generate-client.mjs';
+import { writePublishedSpec } from './lib/published-spec.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -67,6 +68,7 @@ function bundleSpec() {
   }
   const spec = JSON.parse(readFileSync(bundled, 'utf8'));
   writeFileSync(join(outDir, 'openapi.yaml'), `# GENERATED from openapi/ by scripts/generate.mjs. Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`);
+  writePublishedSpec(spec, outDir);
   return spec;
 }
 
@@ -84,7 +86,10 @@ async function main() {
     return;
   }
   const hash = inputsHash();
-  const outputs = [...['openapi.json', 'openapi.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts', 'openapi.validator.json'].map((name) => join(outDir, name)), clientOut];
+  const outputs = [
+    ...['openapi.json', 'openapi.yaml', 'openapi.published.json', 'openapi.published.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts', 'openapi.validator.json'].map((name) => join(outDir, name)),
+    clientOut,
+  ];
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     console.log('generate: up to date');
     return;

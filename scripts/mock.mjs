@@ -2,7 +2,9 @@
 // `pnpm mock`: the Prism mock of the API on 127.0.0.1:$PORT (default 4010), over the bundled spec.
 //   pnpm mock                      answers with the spec's named examples
 //   pnpm mock -- --dynamic         answers generated from the schemas (or MOCK_DYNAMIC=1)
-// Ask for any documented answer with `Prefer: code=404` or `Prefer: example=AlreadyIssued`.
+// Ask for any documented answer with `Prefer: code=404`, or for one named example with its status:
+// `Prefer: code=409, example=AlreadyIssued` (Prism looks `example=` up only among the answers of the
+// status it picked, the first success unless `code=` says otherwise: `example=` alone is a 404).
 // Requests without `Authorization: Bearer ...` get the spec's 401 Error example. Prism runs with a
 // guard that refuses every non-loopback connection, so the mock never reaches the network.
 import { spawnSync } from 'node:child_process';

@@ -5,6 +5,7 @@
 //   *.all.test.ts       every target (stateless: shapes, auth, validation errors)
 //   *.mock.test.ts      the mock only (each documented answer asked for with Prefer)
 //   *.stateful.test.ts  targets that keep state (the service, directly and through the proxy)
+//   *.service.test.ts   when the service is a target: files that start services of their own
 //   tools/*.test.ts     need no target (the proxy-mismatch proof, spec:diff)
 import { defineConfig } from 'vitest/config';
 import { isStateful, selectedTargetNames } from './src/targets.js';
@@ -13,6 +14,7 @@ const targets = selectedTargetNames();
 const include = ['test/*.all.test.ts', 'test/tools/*.test.ts'];
 if (targets.includes('mock')) include.push('test/*.mock.test.ts');
 if (targets.some(isStateful)) include.push('test/*.stateful.test.ts');
+if (targets.includes('service')) include.push('test/*.service.test.ts');
 
 export default defineConfig({
   test: {

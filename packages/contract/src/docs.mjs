@@ -1,4 +1,4 @@
-// Renders the API reference page: Redoc's standalone bundle and the bundled spec, both inlined, so
+// Renders the API reference page: Redoc's standalone bundle and the PUBLISHED spec, both inlined, so
 // the page needs no network. Plain JS (with docs.d.mts) so that scripts/docs.mjs can run it without
 // a TypeScript loader; the service imports the same function to serve /docs.
 import { readFileSync } from 'node:fs';
@@ -6,10 +6,16 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
+// Redoc's sidebar shows Redocly's logo from their CDN: the page must not reach the network, and the
+// service's Content-Security-Policy for /docs (img-src 'self' data:) would block it with a console
+// error. The same small mark, inlined as a data: URI, takes its place.
+const remoteLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const inlineLogo = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d12f2f"/></svg>')}`;
+
 /** @returns {string} the HTML page */
 export function renderDocsHtml() {
-  const spec = readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8');
-  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  const spec = readFileSync(new URL('../generated/openapi.published.json', import.meta.url), 'utf8');
+  const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replaceAll(remoteLogo, inlineLogo);
   const title = JSON.parse(spec).info.title;
   // `</script>` inside the inlined JSON would end the script element early.
   const safeSpec = spec.replace(/<\//g, '<\\/');

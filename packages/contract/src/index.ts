@@ -4,7 +4,7 @@ export { operationTable } from '../generated/operations.js';
 export { searchRules } from '../generated/search-rules.js';
 export type { BodyBounds, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
 export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
-export { bundledSpecPath, bundledSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
+export { bundledSpecPath, bundledSpecYamlPath, publishedSpecPath, publishedSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';
 export type * from './schemas.js';
 export { decimalPlaces, numberFormats } from './formats.js';

@@ -13,6 +13,16 @@ export const bundledSpecPath = fileURLToPath(new URL('../generated/openapi.json'
  */
 export const validatorSpecPath = fileURLToPath(new URL('../generated/openapi.validator.json', import.meta.url));
 
+/**
+ * Absolute path of the PUBLISHED spec (JSON): what consumers get at `/openapi.json` and in `/docs`.
+ * Responses are open to additions and schemas hold only standard JSON Schema
+ * (scripts/lib/published-spec.mjs); the service validates against the strict bundle above.
+ */
+export const publishedSpecPath = fileURLToPath(new URL('../generated/openapi.published.json', import.meta.url));
+
+/** The published spec as YAML. */
+export const publishedSpecYamlPath = fileURLToPath(new URL('../generated/openapi.published.yaml', import.meta.url));
+
 /** Absolute path of the same spec as YAML, for tools that prefer it (Prism). */
 export const bundledSpecYamlPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
 

@@ -64,7 +64,7 @@ describe('abuse', () => {
     for (const [name, forged] of Object.entries(await forgedTokens())) {
       const answer = await call(service.url, 'POST', '/api/v1/invoices/search', { token: forged, body: {} });
       expect(answer.status, name).toBe(401);
-      expect(answer.headers.get('www-authenticate'), name).toMatch(/^Bearer error="invalid_token"/);
+      expect(answer.headers.get('www-authenticate'), name).toMatch(/^Bearer realm="invoice-api", error="invalid_token", error_description="[^"]+"$/);
       expect((answer.body as { error: string }).error, name).toBe('unauthorized');
     }
   });

@@ -5,19 +5,28 @@ import type { DatabaseSchema, DeliveryItemRow, DeliveryRow } from './schema.js';
 
 export type ItemRecord = Pick<DeliveryItemRow, 'id' | 'delivery_id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>;
 export interface DeliveryRecord {
-  delivery: DeliveryRow;
+  delivery: DeliveryWithCurrency;
   items: ItemRecord[];
 }
 
 const itemColumns = ['id', 'delivery_id', 'item_id', 'quantity', 'unit_price', 'total'] as const;
 
-export function findDeliveryRow(db: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<DeliveryRow | undefined> {
-  return db.selectFrom('deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', deliveryId).executeTakeFirst();
+/**
+ * A delivery's amounts are in its account's default currency; every read and write of a delivery row
+ * returns that currency with it, so that the API can say which currency `total_amount` is in.
+ */
+const accountCurrency = sql<string>`(select accounts.default_currency from accounts where accounts.id = deliveries.account_id)`.as('currency');
+
+/** A delivery row with the currency of its amounts. */
+export type DeliveryWithCurrency = DeliveryRow & { currency: string };
+
+export function findDeliveryRow(db: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<DeliveryWithCurrency | undefined> {
+  return db.selectFrom('deliveries').selectAll().select(accountCurrency).where('account_id', '=', accountId).where('id', '=', deliveryId).executeTakeFirst();
 }
 
 /** Reads the delivery and locks its row until the transaction ends: concurrent issues and updates queue. */
-export function lockDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<DeliveryRow | undefined> {
-  return trx.selectFrom('deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', deliveryId).forUpdate().executeTakeFirst();
+export function lockDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<DeliveryWithCurrency | undefined> {
+  return trx.selectFrom('deliveries').selectAll().select(accountCurrency).where('account_id', '=', accountId).where('id', '=', deliveryId).forUpdate().executeTakeFirst();
 }
 
 /** Items of the given deliveries, each delivery's in the order they were sent. */
@@ -40,7 +49,7 @@ export async function findDelivery(db: Kysely<DatabaseSchema>, accountId: number
 }
 
 export async function listDeliveries(db: Kysely<DatabaseSchema>, accountId: number, limit: number, offset: number): Promise<DeliveryRecord[]> {
-  const deliveries = await db.selectFrom('deliveries').selectAll().where('account_id', '=', accountId).orderBy('id').limit(limit).offset(offset).execute();
+  const deliveries = await db.selectFrom('deliveries').selectAll().select(accountCurrency).where('account_id', '=', accountId).orderBy('id').limit(limit).offset(offset).execute();
   const items = await itemsOf(db, accountId, deliveries.map((delivery) => delivery.id));
   const byDelivery = new Map<number, ItemRecord[]>();
   for (const item of items) {
@@ -54,8 +63,8 @@ export async function listDeliveries(db: Kysely<DatabaseSchema>, accountId: numb
 export function insertDeliveryRow(
   trx: Kysely<DatabaseSchema>,
   values: { account_id: number; delivery_nr: string; contact_id: number; delivery_date: string | null; total_amount: string },
-): Promise<DeliveryRow> {
-  return trx.insertInto('deliveries').values({ ...values, status: 'draft' }).returningAll().executeTakeFirstOrThrow();
+): Promise<DeliveryWithCurrency> {
+  return trx.insertInto('deliveries').values({ ...values, status: 'draft' }).returningAll().returning(accountCurrency).executeTakeFirstOrThrow();
 }
 
 export interface IssueValues {
@@ -74,7 +83,7 @@ export interface IssueValues {
  * longer a draft. A contact that is not a company client of the account fails the update with the
  * (account_id, contact_id) foreign key (see isUnknownContact).
  */
-export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, values: IssueValues): Promise<DeliveryRow | undefined> {
+export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, values: IssueValues): Promise<DeliveryWithCurrency | undefined> {
   return trx
     .updateTable('deliveries')
     .set({
@@ -90,6 +99,7 @@ export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, de
     .where('id', '=', deliveryId)
     .where('status', '=', 'draft')
     .returningAll()
+    .returning(accountCurrency)
     .executeTakeFirst();
 }
 
@@ -122,13 +132,14 @@ export async function issueRefusal(
 export type DeliveryChanges = Partial<Pick<DeliveryRow, 'contact_id' | 'delivery_date' | 'status' | 'total_amount'>>;
 
 /** Writes `changes`, moves updated_at forward (by at least a millisecond) and the version by one. */
-export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, changes: DeliveryChanges): Promise<DeliveryRow> {
+export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, changes: DeliveryChanges): Promise<DeliveryWithCurrency> {
   return trx
     .updateTable('deliveries')
     .set({ ...changes, updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`, version: sql<number>`version + 1` })
     .where('account_id', '=', accountId)
     .where('id', '=', deliveryId)
     .returningAll()
+    .returning(accountCurrency)
     .executeTakeFirstOrThrow();
 }
 

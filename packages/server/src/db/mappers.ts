@@ -44,7 +44,7 @@ export function toDeliveryItem(row: Pick<DeliveryItemRow, 'id' | 'item_id' | 'qu
   };
 }
 
-export function toDelivery(row: DeliveryRow, items: ReadonlyArray<Pick<DeliveryItemRow, 'id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>>): Delivery {
+export function toDelivery(row: DeliveryRow & { currency: string }, items: ReadonlyArray<Pick<DeliveryItemRow, 'id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>>): Delivery {
   return {
     id: row.id,
     delivery_nr: row.delivery_nr,
@@ -52,6 +52,7 @@ export function toDelivery(row: DeliveryRow, items: ReadonlyArray<Pick<DeliveryI
     delivery_date: row.delivery_date,
     status: row.status,
     total_amount: toApiNumber(row.total_amount),
+    currency: row.currency,
     items: items.map(toDeliveryItem),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -3,6 +3,10 @@
 // that could be "verified" with a public key), `exp`/`nbf` with 30 s of clock tolerance, `typ`, and
 // issuer and audience. Keys come from the JWKS at JWT_JWKS_URL, or in development from the local key
 // file the token command also uses. Runs before the body parser: a bad token is 401 whatever the body.
+// The 401 answers follow RFC 6750 section 3.1: a request without a bearer token gets a bare challenge
+// (no error code); a bad token gets `error="invalid_token"` and an `error_description` saying which
+// check failed, the same reason the request's log line carries. Nothing about the key or the claims'
+// values is said.
 import type { RequestHandler } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from 'jose';
 import type { AuthConfig } from '../config.js';
@@ -17,6 +21,21 @@ const clockToleranceSeconds = 30;
 /** RFC 9068 says `at+jwt`; plain `JWT` is what many servers still send. Compared case-insensitively. */
 const acceptedTypes = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 const maxAccountId = 2_147_483_647;
+
+/** The protection space named in every Bearer challenge. */
+export const authRealm = 'invoice-api';
+
+/** Why a token was refused; each has one description, sent in `error_description` and logged. */
+export const tokenFailures = {
+  expired: 'The access token expired',
+  not_yet_valid: 'The access token is not valid yet',
+  wrong_issuer: 'The access token was issued by another issuer',
+  wrong_audience: 'The access token is meant for another audience',
+  bad_signature: 'The access token signature does not verify',
+  malformed: 'The access token is malformed or lacks a required claim',
+} as const;
+
+export type TokenFailure = keyof typeof tokenFailures;
 
 export interface TokenVerifier {
   /** Resolves to the caller, or rejects with a 401 (bad token) or 503 (key set unreachable) HttpError. */
@@ -40,11 +59,11 @@ export async function createTokenVerifier(config: AuthConfig): Promise<TokenVeri
       let payload: JWTPayload;
       try {
         const verified = typeof key === 'function' ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
-        if (!acceptedTypes.has(String(verified.protectedHeader.typ ?? '').toLowerCase())) throw invalidToken();
+        if (!acceptedTypes.has(String(verified.protectedHeader.typ ?? '').toLowerCase())) throw invalidToken('malformed');
         payload = verified.payload;
       } catch (error) {
         if (error instanceof HttpError) throw error;
-        throw invalidToken();
+        throw invalidToken(failureOf(error));
       }
       return callerFrom(payload);
     },
@@ -53,9 +72,9 @@ export async function createTokenVerifier(config: AuthConfig): Promise<TokenVeri
 
 function callerFrom(payload: JWTPayload): Caller {
   const accountId = payload.account_id;
-  if (typeof accountId !== 'number' || !Number.isInteger(accountId) || accountId < 1 || accountId > maxAccountId) throw invalidToken();
+  if (typeof accountId !== 'number' || !Number.isInteger(accountId) || accountId < 1 || accountId > maxAccountId) throw invalidToken('malformed');
   const apiKey = nonEmptyString(payload.client_id) ?? nonEmptyString(payload.sub);
-  if (apiKey === undefined) throw invalidToken();
+  if (apiKey === undefined) throw invalidToken('malformed');
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
   return { accountId, apiKey, scopes: new Set(scope.split(' ').filter((entry) => entry !== '')) };
 }
@@ -79,8 +98,36 @@ function unavailableWhenUnreachable(keySet: JWTVerifyGetKey): JWTVerifyGetKey {
   };
 }
 
-export function invalidToken(): HttpError {
-  return new HttpError(401, 'unauthorized', 'The access token is invalid or expired.', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+/** Which check a token failed, from jose's error classes; anything unforeseen counts as malformed. */
+export function failureOf(error: unknown): TokenFailure {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf' || error.claim === 'iat') return 'not_yet_valid';
+    if (error.claim === 'iss') return 'wrong_issuer';
+    if (error.claim === 'aud') return 'wrong_audience';
+    return 'malformed';
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return 'bad_signature';
+  }
+  return 'malformed';
+}
+
+/** The Bearer challenge without an error code: the request carried no bearer token at all. */
+export const bareChallenge = `Bearer realm="${authRealm}"`;
+
+/** 401 for a request without `Authorization: Bearer ...` (another scheme counts as none, RFC 6750 3.1). */
+export function missingToken(): HttpError {
+  return new HttpError(401, 'unauthorized', 'This operation needs an access token: send Authorization: Bearer <token>.', { 'WWW-Authenticate': bareChallenge });
+}
+
+/** 401 for a token that failed `failure`'s check. The error carries the reason for the log line. */
+export function invalidToken(failure: TokenFailure): HttpError & { tokenFailure: TokenFailure } {
+  const description = tokenFailures[failure];
+  const error = new HttpError(401, 'unauthorized', `${description}.`, {
+    'WWW-Authenticate': `${bareChallenge}, error="invalid_token", error_description="${description}"`,
+  });
+  return Object.assign(error, { tokenFailure: failure });
 }
 
 /** 403 for a token without the operation's scopes; the message names the operation by its summary. */
@@ -89,14 +136,19 @@ export function insufficientScope(operation: OperationEntry): HttpError {
   const action = operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1);
   const needs = scopes.length === 1 ? `the scope '${scopes[0]}'` : `the scopes ${scopes.map((scope) => `'${scope}'`).join(', ')}`;
   return new HttpError(403, 'forbidden', `Your permissions to ${action} are insufficient: the token needs ${needs}.`, {
-    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`,
+    'WWW-Authenticate': `${bareChallenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`,
   });
 }
 
-/** Reads `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 7235). */
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header?.trim() ?? '');
-  return match?.[1];
+/**
+ * Reads `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 7235): undefined when
+ * there is no Bearer credential at all, `malformed` when the Bearer credential is not token68 syntax.
+ */
+export function bearerToken(header: string | undefined): string | 'malformed' | undefined {
+  const credentials = header?.trim() ?? '';
+  if (!/^Bearer(?: |$)/i.test(credentials)) return undefined;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(credentials);
+  return match?.[1] ?? 'malformed';
 }
 
 /** Verifies the token of every operation that needs one and records the caller in `res.locals`. */
@@ -108,7 +160,13 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
     }
     const token = bearerToken(req.get('authorization'));
     if (token === undefined) {
-      next(invalidToken());
+      res.locals.tokenFailure = 'missing';
+      next(missingToken());
+      return;
+    }
+    if (token === 'malformed') {
+      res.locals.tokenFailure = 'malformed';
+      next(invalidToken('malformed'));
       return;
     }
     verifier.verify(token).then(
@@ -116,7 +174,10 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
         res.locals.caller = caller;
         next();
       },
-      (error: unknown) => next(error),
+      (error: unknown) => {
+        if (error instanceof HttpError && 'tokenFailure' in error && typeof error.tokenFailure === 'string') res.locals.tokenFailure = error.tokenFailure;
+        next(error);
+      },
     );
   };
 }

@@ -7,7 +7,7 @@ import 'pino-http';
 import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { invalidToken } from './auth.js';
+import { bareChallenge } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
@@ -45,7 +45,7 @@ function describeCause(error: unknown): string {
 
 /** Headers the spec requires on every answer with this status, whoever raised it (a handler too). */
 function headersEvery(status: number): Record<string, string> {
-  if (status === 401) return invalidToken().headers;
+  if (status === 401) return { 'WWW-Authenticate': bareChallenge };
   if (status === 503) return { 'Retry-After': String(serviceUnavailableRetryAfterSeconds) };
   return {};
 }

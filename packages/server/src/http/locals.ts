@@ -19,6 +19,8 @@ declare global {
       operation?: OperationEntry;
       /** The verified token's caller (auth.ts); absent for operations that need no token. */
       caller?: Caller;
+      /** Why the token was refused (auth.ts): `missing` or a TokenFailure; logged with the request. */
+      tokenFailure?: string;
       /** The operation's path parameters, ids as checked numbers (path-ids.ts). */
       pathParams?: Record<string, number | string>;
       /** The raw body holds a `\u0000` escape, so a string in it may hold NUL (nul-characters.ts). */

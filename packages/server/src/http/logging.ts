@@ -27,6 +27,8 @@ export function httpLogging(logger: Logger): RequestHandler {
       const { err: _dropped, ...rest } = value;
       return { ...rest, reason: res.locals.unavailable };
     },
+    // A refused token's reason (auth.ts), on the request's own line: which check failed, never the token.
+    customProps: (_req, res) => (res.locals.tokenFailure === undefined ? {} : { tokenFailure: res.locals.tokenFailure }),
     serializers: {
       req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
       res: (res: { statusCode?: number }) => ({ status: res.statusCode }),

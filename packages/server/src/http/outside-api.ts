@@ -1,9 +1,9 @@
-// The two answers outside the API: the bundled spec as JSON and the HTML reference. No token, no rate
-// limit; both are read once per process, since the spec does not change while the service runs. The
-// spec is sent as the generator wrote it, never parsed here.
+// The two answers outside the API: the published spec as JSON (open responses, standard JSON Schema
+// only: what consumers' tools load) and the HTML reference built from it. No token, no rate limit;
+// both are read once per process, since the spec does not change while the service runs.
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { bundledSpecPath } from '@invoice-api/contract';
+import { publishedSpecPath } from '@invoice-api/contract';
 import { renderDocsHtml } from '@invoice-api/contract/docs';
 import { ApiError } from '../errors.js';
 import { docsPath } from './security-headers.js';
@@ -16,7 +16,7 @@ export function outsideApiRoutes(): Router {
   let docsHtml: string | undefined;
 
   router.get(specPath, (_req, res) => {
-    specJson ??= readFileSync(bundledSpecPath);
+    specJson ??= readFileSync(publishedSpecPath);
     res.type('application/json').send(specJson);
   });
   router.get(docsPath, (_req, res) => {

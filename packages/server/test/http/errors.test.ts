@@ -238,11 +238,11 @@ describe('error answers', () => {
   });
 
   describe('401 unauthorized', () => {
-    it('answers a missing token with the challenge', async () => {
+    it('answers a missing token with the bare challenge (no error code, RFC 6750 3.1)', async () => {
       const response = await call('/api/v1/users', { token: null });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-      expect(await response.json()).toEqual({ error: 'unauthorized', message: 'The access token is invalid or expired.' });
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="invoice-api"');
+      expect(await response.json()).toEqual({ error: 'unauthorized', message: 'This operation needs an access token: send Authorization: Bearer <token>.' });
     });
 
     it('answers another scheme than Bearer', async () => {
@@ -286,7 +286,7 @@ describe('error answers', () => {
     it('names the operation and the missing scope', async () => {
       const response = await postJson('/api/v1/invoices/search', {}, { token: await token({ scopes: ['deliveries:read'] }) });
       expect(response.status).toBe(403);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="invoices:read"');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="invoice-api", error="insufficient_scope", scope="invoices:read"');
       expect(await response.json()).toEqual({
         error: 'forbidden',
         message: "Your permissions to search invoices are insufficient: the token needs the scope 'invoices:read'.",
@@ -370,7 +370,7 @@ describe('error answers', () => {
   it("adds the spec's required headers to a handler's own 401 and 503", async () => {
     const unauthorized = await call('/api/v1/invoices/3', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(unauthorized.status).toBe(401);
-    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer realm="invoice-api"');
     const unavailable = await postJson('/2.0/delivery', { contact_id: 1 });
     expect(unavailable.status).toBe(503);
     expect(Number(unavailable.headers.get('retry-after'))).toBeGreaterThan(0);

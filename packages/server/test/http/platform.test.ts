@@ -1,6 +1,7 @@
 // What every answer carries (request id, security headers, logs without secrets), CORS, and the two
 // answers outside the API (/openapi.json and /docs).
-import { loadSpec } from '@invoice-api/contract';
+import { readFileSync } from 'node:fs';
+import { loadSpec, publishedSpecPath } from '@invoice-api/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/databases.js';
 import { capturingLogger, startTestService, token, type TestService } from './support/service.js';
@@ -20,19 +21,21 @@ describe('the HTTP platform', () => {
   const users = (headers: Record<string, string> = {}) => fetch(`${service.url}/api/v1/users`, { headers: { authorization: `Bearer ${bearer}`, ...headers } });
 
   describe('X-Request-Id', () => {
-    it("echoes the caller's id when it is 1 to 128 visible ASCII characters", async () => {
-      for (const id of ['a', 'req-42_x.y:z/1', 'x'.repeat(128), '!~']) {
+    it("echoes the caller's id when it is 1 to 128 letters, digits, '.', '_', ':' or '-'", async () => {
+      for (const id of ['a', 'req-42_x.y:z-1', 'x'.repeat(128), '6f1c2a9e-8d3b-4e0a-9a57-2c1d3b4e5f60']) {
         const response = await users({ 'x-request-id': id });
         expect(response.headers.get('x-request-id')).toBe(id);
       }
     });
 
     it('makes a new one for an unusable id', async () => {
-      for (const id of ['x'.repeat(129), 'has space', 'tab\there', '']) {
+      for (const id of ['x'.repeat(129), 'has space', 'tab\there', '', '<script>"x', 'a/b', '!~', "it's"]) {
         const response = await users({ 'x-request-id': id });
         const echoed = response.headers.get('x-request-id');
         expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
         expect(echoed).not.toBe(id);
+        // Refused ids are replaced, never a reason to refuse the request.
+        expect(response.status).toBe(200);
       }
     });
 
@@ -68,11 +71,11 @@ describe('the HTTP platform', () => {
   });
 
   describe('outside the API', () => {
-    it('serves the bundled spec at /openapi.json without a token', async () => {
+    it('serves the published spec at /openapi.json without a token', async () => {
       const response = await fetch(`${service.url}/openapi.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await response.json()).toEqual(loadSpec());
+      expect(await response.json()).toEqual(JSON.parse(readFileSync(publishedSpecPath, 'utf8')));
     });
 
     it('serves the reference page at /docs with a CSP that lets Redoc run', async () => {
@@ -85,6 +88,12 @@ describe('the HTTP platform', () => {
       const html = await response.text();
       expect(html).toContain('Redoc.init(');
       expect(html).toContain(loadSpec().info.title);
+    });
+
+    it('serves a /docs page that loads nothing from another origin (its CSP would refuse it)', async () => {
+      const html = await (await fetch(`${service.url}/docs`)).text();
+      // Redoc's bundle names remote URLs in links and comments; what a browser would fetch by itself is a src.
+      expect(html.match(/src:?\s*["'`]https?:\/\/[^"'`]+/g) ?? []).toEqual([]);
     });
 
     it('answers another method on them with 405 and Allow', async () => {

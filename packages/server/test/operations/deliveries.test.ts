@@ -46,12 +46,24 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       const answer = await create({ delivery_date: '2026-04-01', items: lines });
       const { delivery } = answer.body;
       expect(answer.headers.Location).toBe(`/2.0/delivery/${delivery.id}`);
-      expect(delivery).toMatchObject({ delivery_nr: 'LS-000001', contact_id: mine.clientIds[0], delivery_date: '2026-04-01', status: 'draft', total_amount: 30.29 });
+      expect(delivery).toMatchObject({ delivery_nr: 'LS-000001', contact_id: mine.clientIds[0], delivery_date: '2026-04-01', status: 'draft', total_amount: 30.29, currency: 'CHF' });
       expect(delivery.items.map(({ item_id, quantity, unit_price, total }) => ({ item_id, quantity, unit_price, total }))).toEqual([
         { item_id: 10, quantity: 1.5, unit_price: 19.99, total: 29.99 },
         { item_id: 11, quantity: 3, unit_price: 0.1, total: 0.3 },
       ]);
       expect(await read(delivery.id)).toEqual(delivery);
+    });
+
+    it("states the account's default currency on every answer: create, read, list, update, issue", async () => {
+      const euro = await createAccount(database(), { currency: 'EUR' });
+      const { delivery } = (await create({ items: lines }, euro)).body;
+      expect(delivery.currency).toBe('EUR');
+      expect((await read(delivery.id, euro)).currency).toBe('EUR');
+      const listed = await listDeliveries({ params: {}, query: {}, body: undefined }, context(euro));
+      if (listed.status !== 200) throw new Error(`unexpected ${listed.status}`);
+      expect(listed.body.deliveries.map((entry) => entry.currency)).toEqual(['EUR']);
+      expect((await update(delivery.id, { delivery_date: '2026-05-01' }, euro)).currency).toBe('EUR');
+      expect((await issue({ delivery_id: delivery.id, contact_id: euro.clientIds[0]!, items: lines }, euro)).currency).toBe('EUR');
     });
 
     it('accepts a draft without items or date and numbers the next one', async () => {

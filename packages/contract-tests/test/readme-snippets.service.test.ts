@@ -1,0 +1,103 @@
+// The root README's snippets, run as written so that they cannot go stale: the quick start's token and
+// curl lines against the real service, the client example (saved where the README says) against
+// the Prism mock, and every line of the token options. Only the addresses are replaced by the free
+// ports this test's own service and mock listen on.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
+import { startService, type RunningService } from '../src/service.js';
+
+const run = promisify(execFile);
+
+interface Claims {
+  scope?: string;
+  client_id?: string;
+  account_id?: number;
+  iat: number;
+  exp: number;
+}
+
+/** The payload of a JWT, unverified (the service's own tests verify tokens). */
+function claimsOf(token: string): Claims {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Claims;
+}
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+/** The README's fenced blocks in `language`, in order. */
+function blocks(language: 'sh' | 'ts'): string[] {
+  return [...readme.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]!);
+}
+
+function blockWith(language: 'sh' | 'ts', marker: string): string {
+  const found = blocks(language).find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`README.md has no ${language} block with ${marker}`);
+  return found;
+}
+
+describe("the README's snippets", () => {
+  const keyFile = join(mkdtempSync(join(tmpdir(), 'readme-snippets-')), 'jwt-signing-key.json');
+  // `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).
+  const shell = (script: string) =>
+    run('bash', ['-c', `set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n${script}`], {
+      cwd: repoRoot,
+      env: { ...process.env, DEV_KEY_FILE: keyFile, NODE_OPTIONS: '' },
+      timeout: 120_000,
+    });
+  let service: RunningService | undefined;
+  let mock: RunningPrism | undefined;
+
+  beforeAll(async () => {
+    // The token command creates the key the service then verifies with.
+    await shell('pnpm --silent token >/dev/null');
+    [service, mock] = await Promise.all([startService({ keyFile }), startPrism({ mode: 'mock' })]);
+  }, 300_000);
+  afterAll(async () => {
+    await Promise.all([service?.stop(), mock?.stop()]);
+  });
+
+  it('quick start: a token and the curl search against the service', async () => {
+    const script = blockWith('sh', 'TOKEN=$(').replaceAll('http://127.0.0.1:3000', service!.url);
+    const { stdout } = await shell(script);
+    const page = JSON.parse(stdout) as { data: Array<{ status: string }>; pagination: { limit: number } };
+    expect(page.pagination.limit).toBe(3);
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const invoice of page.data) expect(invoice.status).toBe('paid');
+  });
+
+  it('the client example runs where the README says to save it, against the mock', async () => {
+    const file = join(repoRoot, 'packages/client/examples', `readme-snippet-${process.pid}.ts`);
+    writeFileSync(file, blockWith('ts', 'createApiClient'));
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', file], {
+        cwd: repoRoot,
+        env: { ...process.env, API_URL: mock!.url, NODE_OPTIONS: '' },
+        timeout: 120_000,
+      });
+      expect(stdout.trim()).toMatch(/^\d+$/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
+  it('every token option does what its comment says', async () => {
+    const lines = blockWith('sh', '--ttl -60').split('\n').filter((line) => line.startsWith('pnpm --silent token'));
+    expect(lines).toHaveLength(4);
+    const claims: Claims[] = [];
+    for (const line of lines) {
+      const { stdout } = await shell(line.replace(/#.*$/, ''));
+      claims.push(claimsOf(stdout.trim()));
+    }
+    const [all, scoped, other, expired] = claims;
+    expect(String(all!.scope).split(' ')).toHaveLength(6);
+    expect(all).toMatchObject({ client_id: 'dev', account_id: 1 });
+    expect(all!.exp - all!.iat).toBe(3600);
+    expect(scoped!.scope).toBe('invoices:read deliveries:write');
+    expect(other).toMatchObject({ client_id: 'mobile-app', account_id: 2 });
+    expect(other!.exp - other!.iat).toBe(300);
+    expect(expired!.exp).toBeLessThan(Date.now() / 1000);
+  });
+});

@@ -1,0 +1,53 @@
+// The step that turns the strict bundle into the published one (scripts/lib/published-spec.mjs), on
+// small documents: what it opens, what it keeps closed, what it strips, and what it refuses.
+import { describe, expect, it } from 'vitest';
+import { publishedSpec } from '../../../scripts/lib/published-spec.mjs';
+
+function document(schemas: Record<string, unknown>, requestSchema = 'Create', responseSchema = 'Thing') {
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/things': {
+        post: {
+          requestBody: { content: { 'application/json': { schema: { $ref: `#/components/schemas/${requestSchema}` } } } },
+          responses: { '201': { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseSchema}` } } } } },
+        },
+      },
+    },
+    components: { schemas },
+  };
+}
+
+const money = { type: 'number', format: 'decimal2', description: 'An amount with at most 2 decimals.' };
+
+describe('publishedSpec', () => {
+  it('opens response objects, nested ones included, and keeps request objects closed', () => {
+    const strict = document({
+      Create: { type: 'object', additionalProperties: false, properties: { amount: { $ref: '#/components/schemas/Money' } } },
+      Thing: { type: 'object', additionalProperties: false, properties: { line: { type: 'object', additionalProperties: false } } },
+      Money: money,
+    });
+    const published = publishedSpec(strict);
+    expect(published.components.schemas.Thing!.additionalProperties).toBeUndefined();
+    expect(published.components.schemas.Thing!.properties!.line!.additionalProperties).toBeUndefined();
+    expect(published.components.schemas.Create!.additionalProperties).toBe(false);
+    // The strict document is left as it was.
+    expect((strict.components.schemas.Thing as { additionalProperties?: boolean }).additionalProperties).toBe(false);
+  });
+
+  it('drops decimal formats and x- keywords, keeping the description', () => {
+    const published = publishedSpec(document({ Create: { type: 'object', 'x-note': 1 }, Thing: { $ref: '#/components/schemas/Money' }, Money: money }));
+    expect(published.components.schemas.Money).toEqual({ type: 'number', description: 'An amount with at most 2 decimals.' });
+    expect(published.components.schemas.Create!['x-note']).toBeUndefined();
+  });
+
+  it('refuses a decimal format whose description does not state the decimals', () => {
+    expect(() => publishedSpec(document({ Create: { type: 'object' }, Thing: { type: 'number', format: 'decimal3' } }))).toThrow(/at most 3 decimals/);
+  });
+
+  it('refuses a closed schema that requests and responses share', () => {
+    const shared = { Create: { type: 'object', additionalProperties: false } };
+    expect(() => publishedSpec(document(shared, 'Create', 'Create'))).toThrow(/used by requests and responses/);
+  });
+});
