@@ -106,20 +106,24 @@ function requestBody(spec, operation, where) {
   return {
     required: body.required === true,
     object: schema?.type === 'object',
-    bounds: bodyBounds(spec, schema, [], where) ?? {},
+    bounds: withoutScalars(bodyBounds(spec, schema, [], where)) ?? {},
   };
 }
 
 /**
- * What bounded-body.ts needs to keep validation cost proportional to the spec's limits: along
- * `properties`, `additionalProperties` and `items`, every array's `maxItems` and every closed object's
- * property names. Subtrees that hold neither are left out, so the service walks only where a bound
- * can apply. Undefined when nothing in the schema bounds anything.
+ * What bounded-body.ts needs to keep validation cost proportional to the spec's limits: every array's
+ * `maxItems` and every closed object's property names, along `properties`, `additionalProperties` and
+ * `items`, and through `allOf` (every subschema applies: the tightest bound wins) and `oneOf`/`anyOf`
+ * (one branch applies, unknown which: the loosest bound over the branches that accept that kind of
+ * value wins, so that a cut value stays invalid under every branch). Subtrees that hold neither are
+ * left out, so the service walks only where a bound can apply. Undefined when nothing bounds anything.
  */
 function bodyBounds(spec, schemaOrReference, stack, where) {
   const schema = resolveRef(spec, schemaOrReference);
   if (schema === undefined) return undefined;
   if (stack.includes(schema)) throw new Error(`${where}: the request body schema is recursive, which bounded bodies do not support`);
+  const kinds = valueKinds(spec, schema);
+  if (!kinds.array && !kinds.object) return scalar;
   const inner = [...stack, schema];
   const node = {};
   if (typeof schema.maxItems === 'number') node.maxItems = schema.maxItems;
@@ -139,6 +143,122 @@ function bodyBounds(spec, schemaOrReference, stack, where) {
   if (closed || additional !== undefined) node.known = Object.keys(declared);
   if (Object.keys(properties).length > 0) node.properties = properties;
   if (additional !== undefined) node.additional = additional;
+
+  let bounds = Object.keys(node).length === 0 ? undefined : node;
+  for (const subschema of Array.isArray(schema.allOf) ? schema.allOf : []) bounds = tightest(bounds, bodyBounds(spec, subschema, inner, where));
+  for (const keyword of ['oneOf', 'anyOf']) {
+    if (!Array.isArray(schema[keyword])) continue;
+    const branches = schema[keyword].map((branch) => ({ bounds: bodyBounds(spec, branch, inner, where), kinds: valueKinds(spec, branch) }));
+    bounds = tightest(bounds, loosest(branches));
+  }
+  return bounds;
+}
+
+/**
+ * A schema that accepts neither an array nor an object: nothing in it to cut. It counts as no bound
+ * where it stands alone, and as no say in a `oneOf` beside branches that take arrays or objects.
+ */
+const scalar = Object.freeze({ scalar: true });
+
+/** The bounds as the table holds them: scalar markers dropped. */
+function withoutScalars(bounds) {
+  if (bounds === undefined || bounds === scalar) return undefined;
+  const node = { ...bounds };
+  if (node.items !== undefined) node.items = withoutScalars(node.items);
+  if (node.items === undefined) delete node.items;
+  if (node.additional !== undefined) node.additional = withoutScalars(node.additional);
+  if (node.additional === undefined) delete node.additional;
+  if (node.properties !== undefined) {
+    const properties = Object.fromEntries(Object.entries(node.properties).map(([name, value]) => [name, withoutScalars(value)]).filter(([, value]) => value !== undefined));
+    if (Object.keys(properties).length > 0) node.properties = properties;
+    else delete node.properties;
+  }
+  return Object.keys(node).length === 0 ? undefined : node;
+}
+
+/** Whether a schema can accept an array and an object (by its `type`, `const` or `enum`; else both). */
+function valueKinds(spec, schemaOrReference) {
+  const schema = resolveRef(spec, schemaOrReference) ?? {};
+  if (typeof schema.type === 'string' || Array.isArray(schema.type)) {
+    const types = [schema.type].flat();
+    return { array: types.includes('array'), object: types.includes('object') };
+  }
+  const values = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (values !== undefined) return { array: values.some(Array.isArray), object: values.some(isRecord) };
+  return { array: true, object: true };
+}
+
+/** Bounds that hold under both (every subschema applies): the smaller maxItems, closed if either is. */
+function tightest(a, b) {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (a === scalar || b === scalar) return scalar;
+  const node = {};
+  const maxItems = [a.maxItems, b.maxItems].filter((value) => value !== undefined);
+  if (maxItems.length > 0) node.maxItems = Math.min(...maxItems);
+  const items = tightest(a.items, b.items);
+  if (items !== undefined) node.items = items;
+  const closedKnown = [a, b].filter((bounds) => bounds.closed === true).map((bounds) => bounds.known ?? []);
+  if (closedKnown.length > 0) {
+    node.closed = true;
+    // A property unknown to any closed schema is invalid.
+    node.known = closedKnown.reduce((kept, known) => kept.filter((name) => known.includes(name)));
+  } else if (a.known !== undefined || b.known !== undefined) {
+    node.known = [...new Set([...(a.known ?? []), ...(b.known ?? [])])];
+  }
+  const names = new Set([...Object.keys(a.properties ?? {}), ...Object.keys(b.properties ?? {})]);
+  const properties = {};
+  for (const name of names) {
+    const merged = tightest(a.properties?.[name], b.properties?.[name]);
+    if (merged !== undefined) properties[name] = merged;
+  }
+  if (Object.keys(properties).length > 0) node.properties = properties;
+  const additional = node.closed ? undefined : tightest(a.additional, b.additional);
+  if (additional !== undefined) node.additional = additional;
+  return Object.keys(node).length === 0 ? undefined : node;
+}
+
+/**
+ * Bounds that hold whichever branch applies. Arrays: only branches that accept an array count, and
+ * an array is bounded only when every one of them bounds it (by the largest maxItems). Objects: closed
+ * only when every branch that accepts an object is, with the names any of them knows.
+ */
+function loosest(candidates) {
+  const branches = candidates.filter((branch) => branch.bounds !== scalar);
+  if (branches.length === 0) return candidates.length > 0 ? scalar : undefined;
+  const arrays = branches.filter((branch) => branch.kinds.array);
+  const objects = branches.filter((branch) => branch.kinds.object);
+  const node = {};
+  if (arrays.length > 0 && arrays.every((branch) => branch.bounds?.maxItems !== undefined)) {
+    node.maxItems = Math.max(...arrays.map((branch) => branch.bounds.maxItems));
+  }
+  if (arrays.length > 0 && arrays.every((branch) => branch.bounds?.items !== undefined)) {
+    const items = loosest(arrays.map((branch) => ({ bounds: branch.bounds.items, kinds: { array: true, object: true } })));
+    if (items !== undefined) node.items = items;
+  }
+  if (objects.length > 0 && objects.every((branch) => branch.bounds?.closed === true)) {
+    node.closed = true;
+    node.known = [...new Set(objects.flatMap((branch) => branch.bounds.known ?? []))];
+    const properties = {};
+    for (const name of node.known) {
+      const holders = objects.filter((branch) => branch.bounds.known?.includes(name));
+      if (holders.every((branch) => branch.bounds.properties?.[name] !== undefined)) {
+        const merged = loosest(holders.map((branch) => ({ bounds: branch.bounds.properties[name], kinds: { array: true, object: true } })));
+        if (merged !== undefined) properties[name] = merged;
+      }
+    }
+    if (Object.keys(properties).length > 0) node.properties = properties;
+  } else if (objects.length > 0 && objects.every((branch) => branch.bounds?.properties !== undefined)) {
+    // Open objects: a property is bounded only where every branch declares and bounds it.
+    const properties = {};
+    const names = Object.keys(objects[0].bounds.properties);
+    for (const name of names) {
+      if (!objects.every((branch) => branch.bounds.properties[name] !== undefined)) continue;
+      const merged = loosest(objects.map((branch) => ({ bounds: branch.bounds.properties[name], kinds: { array: true, object: true } })));
+      if (merged !== undefined) properties[name] = merged;
+    }
+    if (Object.keys(properties).length > 0) node.properties = properties;
+  }
   return Object.keys(node).length === 0 ? undefined : node;
 }
 

@@ -80,6 +80,6 @@ describe('the generated operation table', () => {
 
   it('lists the documented statuses and the success status', () => {
     expect(operationTable.createDelivery.successStatus).toBe(201);
-    expect(operationTable.createDelivery.statuses).toEqual([201, 400, 401, 403, 413, 415, 429, 500, 503]);
+    expect(operationTable.createDelivery.statuses).toEqual([201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503]);
   });
 });

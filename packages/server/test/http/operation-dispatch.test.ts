@@ -130,7 +130,7 @@ describe('scopes, checked once', () => {
     const required: readonly string[] = operationTable[operationId].scopes;
     const without = await requestFor(operationId, await token({ scopes: allScopes.filter((scope) => !required.includes(scope)) }));
     expect(without.status).toBe(403);
-    expect(without.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${required.join(' ')}"`);
+    expect(without.headers.get('www-authenticate')).toBe(`Bearer realm="invoice-api", error="insufficient_scope", scope="${required.join(' ')}"`);
     const withOnly = await requestFor(operationId, await token({ scopes: [...required] }));
     await withOnly.arrayBuffer();
     expect(withOnly.status).not.toBe(403);
