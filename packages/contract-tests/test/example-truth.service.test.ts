@@ -14,6 +14,8 @@ import { mintDevToken } from '@invoice-api/server/dev-token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgres, urlFor, type TestPostgres } from '../../robustness/test/support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../server/test/support/tcp-proxy.js';
+import pg from 'pg';
+import { lockName, lockSeed } from '../../server/src/idempotency/store.js';
 import { startService, type RunningService } from '../src/service.js';
 
 type Json = Record<string, unknown>;
@@ -66,6 +68,9 @@ interface Call {
   token: string | null;
   body?: string;
   contentType?: string;
+  headers?: Record<string, string>;
+  /** Sent first, in order, to set the stage (e.g. a keyed create whose key is then reused). */
+  before?: readonly Call[];
 }
 
 interface Fixtures {
@@ -78,6 +83,8 @@ interface Fixtures {
   paidInvoiceId: number;
   draftDeliveryId: number;
   issuedDeliveryId: number;
+  /** A draft only the Idempotency-Key examples issue. */
+  spareDraftDeliveryId: number;
 }
 
 const unknownId = 424242;
@@ -103,6 +110,9 @@ function validCall(operationId: OperationId, f: Fixtures): Call {
   const body = bodies[operationId];
   return { target: 'main', method: operation.method, path: pathOf(operation, ids), token: f.token, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
 }
+
+/** The Idempotency-Key whose lock the test holds from outside the service. */
+const heldKey = 'held-by-another-instance';
 
 /** How to provoke the example `name` on `operationId`; undefined when the test knows no way. */
 function provoke(example: NamedExample, f: Fixtures): Call | undefined {
@@ -180,6 +190,24 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
       return withBody({ criteria: [{ field: 'client_name', operator: '=', value: 'Muster AG' }] });
     case 'LimitTooLarge':
       return withBody({ limit: 5000 });
+    case 'IdempotencyKeyReused': {
+      // The first keyed request succeeds and is stored; the same key with another body is refused.
+      const key = `reused-${operationId}`;
+      const first: Call =
+        operationId === 'issueDelivery'
+          ? withBody({ delivery_id: f.spareDraftDeliveryId, contact_id: f.clientId, items: validItems })
+          : valid;
+      const firstBody = JSON.parse(first.body ?? '{}') as Json;
+      const otherDate = operationId === 'createInvoice' ? { due_date: '2026-12-02' } : { delivery_date: '2026-12-02' };
+      return { ...withBody({ ...firstBody, ...otherDate }), before: [{ ...first, headers: { 'Idempotency-Key': key } }], headers: { 'Idempotency-Key': key } };
+    }
+    case 'IdempotencyKeyInUse':
+      // Another instance holds the key's lock (the test takes it on the PostgreSQL service's database).
+      return { ...valid, target: 'faulty', headers: { 'Idempotency-Key': heldKey } };
+    case 'InvoicePreconditionFailed':
+    case 'DeliveryPreconditionFailed':
+      if (operationId === 'updateInvoice') return { ...onPath({ invoice_id: Number(f.draftInvoice.id) }, { description: 'stale' }), headers: { 'If-Match': '"1-999999"' } };
+      return { ...onPath({ delivery_id: f.draftDeliveryId }, { delivery_date: '2026-12-03' }), headers: { 'If-Match': '"1-999999"' } };
     case 'WrongValueType':
       return withBody({ criteria: [{ field: 'due_date', operator: '=', value: 'tomorrow' }] });
     default:
@@ -233,6 +261,7 @@ describe('every named error example is what the service answers', () => {
     const delivery = async () => Number(((await api('POST', '/2.0/delivery', { contact_id: clientId })).body.delivery as Json).id);
     const draftDeliveryId = await delivery();
     const issuedDeliveryId = await delivery();
+    const spareDraftDeliveryId = await delivery();
     await api('POST', '/2.0/delivery/issue', { delivery_id: issuedDeliveryId, contact_id: clientId, items: validItems });
     f = {
       keyFile,
@@ -244,6 +273,7 @@ describe('every named error example is what the service answers', () => {
       paidInvoiceId,
       draftDeliveryId,
       issuedDeliveryId,
+      spareDraftDeliveryId,
     };
   }, 300_000);
 
@@ -254,6 +284,7 @@ describe('every named error example is what the service answers', () => {
   });
 
   async function send(call: Call, example: NamedExample): Promise<Answer> {
+    for (const stage of call.before ?? []) await send(stage, example);
     const base = { main, limited, faulty }[call.target]!.url;
     let token = call.token;
     if (token === 'scope-less') {
@@ -263,7 +294,7 @@ describe('every named error example is what the service answers', () => {
     } else if (token === 'own-api-key') {
       token = await mintDevToken({ keyFile, clientId: `limited-${example.operationId}` });
     }
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...call.headers };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
     const response = await fetch(new URL(call.path, base), { method: call.method, headers, ...(call.body === undefined ? {} : { body: call.body }) });
@@ -295,9 +326,22 @@ describe('every named error example is what the service answers', () => {
     expect(new Set(examples.map((example) => example.operationId)).size).toBe(Object.keys(operationTable).length);
   });
 
-  it.each(byTarget('main', [...faultNames, 'RateLimited']).map(caseName))('%s', async (_name, example) => check(example));
+  it.each(byTarget('main', [...faultNames, 'RateLimited', 'IdempotencyKeyInUse']).map(caseName))('%s', async (_name, example) => check(example));
 
   it.each(byTarget('limited', ['RateLimited']).map(caseName))('%s', async (_name, example) => check(example));
+
+  describe('with an Idempotency-Key held by another instance', () => {
+    // The lock another instance's transaction would hold on the key, taken from a session of our own.
+    let holder: pg.Client | undefined;
+    beforeAll(async () => {
+      holder = new pg.Client({ connectionString: postgres!.url });
+      await holder.connect();
+      const name = lockName({ accountId: 1, apiKey: 'example-truth', key: heldKey });
+      await holder.query('select pg_advisory_lock(hashtextextended($1, $2))', [name, lockSeed]);
+    });
+    afterAll(() => holder?.end());
+    it.each(byTarget('faulty', ['IdempotencyKeyInUse']).map(caseName))('%s', async (_name, example) => check(example));
+  });
 
   describe('with the tables gone', () => {
     beforeAll(async () => {

@@ -64,14 +64,29 @@ const newPathFile = `get:
             Report:
               summary: A report
               value: ${JSON.stringify(reportExample)}
-    '400': { $ref: ../components/responses/BadRequest.yaml }
+    '400': { $ref: ../components/responses/ReportIdBadRequest.yaml }
     '401': { $ref: ../components/responses/Unauthorized.yaml }
-    '403': { $ref: ../components/responses/Forbidden.yaml }
-    '404': { $ref: ../components/responses/NotFound.yaml }
+    '403': { $ref: ../components/responses/GetReportForbidden.yaml }
+    '404': { $ref: ../components/responses/ReportNotFound.yaml }
     '429': { $ref: ../components/responses/RateLimited.yaml }
     '500': { $ref: ../components/responses/InternalError.yaml }
     '503': { $ref: ../components/responses/ServiceUnavailable.yaml }
 `;
+
+// Error answers whose messages name the operation or the resource belong to it (openapi/README.md), so
+// a designer adds the new operation's own, as here by adapting the user's: file and example names,
+// wording, path parameter and scope.
+const adaptedFromUser = [
+  ['components/responses/UserIdBadRequest.yaml', 'components/responses/ReportIdBadRequest.yaml'],
+  ['components/responses/GetUserForbidden.yaml', 'components/responses/GetReportForbidden.yaml'],
+  ['components/responses/UserNotFound.yaml', 'components/responses/ReportNotFound.yaml'],
+  ['components/examples/errors/InvalidUserId.yaml', 'components/examples/errors/InvalidReportId.yaml'],
+  ['components/examples/errors/UserNotFound.yaml', 'components/examples/errors/ReportNotFound.yaml'],
+] as const;
+
+function adaptFromUser(text: string): string {
+  return text.replaceAll('users:read', 'invoices:read').replaceAll('get a user', 'get a report').replaceAll('User', 'Report').replaceAll('user', 'report');
+}
 
 // Runs in the scratch copy's contract-tests package (which depends on the client), with tsx.
 const callScript = `import { createApiClient } from '@invoice-api/client';
@@ -140,6 +155,7 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
 
   it('fails the typecheck naming the new operation, passes it after pnpm scaffold, and serves the operation from the mock and the service', async () => {
     writeFileSync(join(scratch, 'openapi/paths/api_v1_reports_{report_id}.yaml'), newPathFile);
+    for (const [from, to] of adaptedFromUser) writeFileSync(join(scratch, 'openapi', to), adaptFromUser(readFileSync(join(scratch, 'openapi', from), 'utf8')));
     const rootFile = join(scratch, 'openapi/openapi.yaml');
     const root = readFileSync(rootFile, 'utf8');
     const edited = root
