@@ -1,0 +1,185 @@
+// The client as another repository gets it: `pnpm --filter @invoice-api/client pack`, the tarball
+// installed with plain npm into a scratch project outside the workspace (its own package.json, no
+// workspace above it), then the consumer in ./consumer/ type-checked under strict with
+// moduleResolution nodenext and bundler, run in Node against the Prism mock, and bundled for the
+// browser with esbuild (the bundle run against the mock too). Each step is printed with its time.
+//
+// The scratch project installs the tarball and @types/node from the npm registry (`--prefer-offline`:
+// the npm cache serves repeated runs); TypeScript and esbuild are the workspace's own, pinned by its
+// lockfile, run with the scratch project as their working directory, so every module they resolve
+// comes from the scratch project's node_modules.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
+
+const clientDir = fileURLToPath(new URL('..', import.meta.url));
+const consumerSources = fileURLToPath(new URL('./consumer/', import.meta.url));
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+// The Node types the workspace itself compiles against.
+const nodeTypesVersion = (JSON.parse(readFileSync(require.resolve('@types/node/package.json', { paths: [repoRoot] }), 'utf8')) as { version: string }).version;
+const workspaceManifest = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+
+interface StepResult {
+  code: number | null;
+  output: string;
+}
+
+// pnpm and npm read `npm_*` variables as configuration; those of the pnpm that runs this test
+// (its user agent, its lifecycle) must not leak into the scratch project's npm.
+const childEnv = Object.fromEntries(Object.entries({ ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' }).filter(([name]) => !/^npm_/i.test(name)));
+
+/** Runs one step without blocking the event loop (Prism starts meanwhile); its output is the failure message. */
+function step(title: string, command: string, args: string[], cwd: string): Promise<StepResult> {
+  process.stdout.write(`client tarball: ${title} ($ ${command} ${args.join(' ')})\n`);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      process.stdout.write(`client tarball: ${title}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      resolve({ code, output });
+    });
+  });
+}
+
+async function passingStep(title: string, command: string, args: string[], cwd: string): Promise<string> {
+  const result = await step(title, command, args, cwd);
+  if (result.code !== 0) throw new Error(`${title} failed (exit ${result.code}):\n${result.output}`);
+  return result.output;
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+/** The last line of a step's output, parsed: the consumer prints its summary as one JSON line. */
+function lastJsonLine(output: string): unknown {
+  return JSON.parse(output.trim().split('\n').pop() ?? '');
+}
+
+let scratch: string;
+let tarball: string;
+let tarballFiles: string[];
+let packedManifest: Record<string, unknown> & { exports?: Record<string, Record<string, string> | string> };
+let mock: RunningPrism | undefined;
+let mockStarting: Promise<RunningPrism>;
+
+const expectedSummary = {
+  issueStatus: 409,
+  issueError: 'already_issued',
+  searchIsSafe: true,
+};
+
+describe('the packed client, installed with npm in a project outside the workspace', () => {
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'client-tarball-'));
+    process.stdout.write(`client tarball: scratch project ${scratch}\n`);
+    mockStarting = startPrism({ mode: 'mock' });
+    mockStarting.then((started) => (mock = started), () => undefined);
+
+    const packDir = join(scratch, 'pack');
+    const packed = await passingStep('pack (the prepack script builds dist/)', 'npx', ['--yes', 'pnpm@10.34.9', '--filter', workspaceManifest.name, 'pack', '--pack-destination', packDir], repoRoot);
+    const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
+    if (tarballs.length !== 1) throw new Error(`expected one tarball in ${packDir}, found ${tarballs.join(', ') || 'none'}:\n${packed}`);
+    tarball = join(packDir, tarballs[0]!);
+    const listing = await passingStep('list the tarball', 'tar', ['-tzf', tarball], scratch);
+    tarballFiles = listing.trim().split('\n').map((path) => path.replace(/^package\//, ''));
+    packedManifest = JSON.parse(await passingStep('read the packed package.json', 'tar', ['-xzOf', tarball, 'package/package.json'], scratch)) as typeof packedManifest;
+
+    const project = join(scratch, 'consumer');
+    cpSync(consumerSources, project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'frontend-consumer', private: true, type: 'module' }, null, 2)}\n`);
+    await passingStep(
+      'npm install the tarball',
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `@types/node@${nodeTypesVersion}`],
+      project,
+    );
+  }, 240_000);
+
+  afterAll(async () => {
+    await (mock ?? (await mockStarting.catch(() => undefined)))?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }, 30_000);
+
+  it('holds ESM JavaScript with declarations, an exports map, a files list and no workspace link', () => {
+    const manifestText = JSON.stringify(packedManifest);
+    expect(manifestText).not.toContain('workspace:');
+    expect(packedManifest.dependencies).toEqual(workspaceManifest.dependencies);
+    expect(Object.keys(workspaceManifest.dependencies)).toEqual(['openapi-fetch']);
+    // Build-time fields mean nothing to an installer (the beforePacking hook in .pnpmfile.cjs).
+    expect(packedManifest).not.toHaveProperty('devDependencies');
+    expect(packedManifest).not.toHaveProperty('scripts');
+    expect(packedManifest.type).toBe('module');
+    expect(packedManifest.files).toEqual(['dist', 'README.md']);
+    // publishConfig applied: every export target is a built file in the tarball, never a .ts source.
+    const exportsMap = packedManifest.exports ?? {};
+    expect(Object.keys(exportsMap)).toEqual(['.', './contract', './package.json']);
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      if (typeof target === 'string') continue;
+      expect(target.types, subpath).toMatch(/^\.\/dist\/.+\.d\.ts$/);
+      expect(target.default, subpath).toMatch(/^\.\/dist\/.+\.js$/);
+      expect(tarballFiles).toContain(target.types?.slice(2));
+      expect(tarballFiles).toContain(target.default?.slice(2));
+    }
+    // Every module has its declarations; no TypeScript source and nothing outside dist/ but the manifest and README.
+    const modules = tarballFiles.filter((path) => path.endsWith('.js'));
+    expect(modules.length).toBeGreaterThan(5);
+    for (const module of modules) expect(tarballFiles).toContain(module.replace(/\.js$/, '.d.ts'));
+    expect(tarballFiles.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
+    expect(tarballFiles.filter((path) => !path.startsWith('dist/')).sort()).toEqual(['README.md', 'package.json']);
+  });
+
+  it('needs nothing from the workspace: no module or manifest of the installed package names @invoice-api/contract', () => {
+    const installed = join(scratch, 'consumer/node_modules/@invoice-api/client');
+    // The README may explain the name; code and manifest must not depend on it.
+    const code = listFiles(installed).filter((file) => !file.endsWith('README.md'));
+    expect(code.length).toBe(tarballFiles.length - 1);
+    const naming = code.filter((file) => readFileSync(file, 'utf8').includes('@invoice-api/contract'));
+    expect(naming.map((file) => relative(installed, file))).toEqual([]);
+  });
+
+  it('type-checks a strict consumer with moduleResolution nodenext (Node types, no DOM) and emits it', async () => {
+    await passingStep('tsc, strict, nodenext', process.execPath, [tsc, '-p', 'tsconfig.nodenext.json'], join(scratch, 'consumer'));
+  }, 120_000);
+
+  it('type-checks the same consumer with moduleResolution bundler (DOM, no Node types)', async () => {
+    await passingStep('tsc, strict, bundler', process.execPath, [tsc, '-p', 'tsconfig.bundler.json'], join(scratch, 'consumer'));
+  }, 120_000);
+
+  it('runs in Node against the mock', async () => {
+    const { url } = await mockStarting;
+    const output = await passingStep('run in Node against the mock', process.execPath, ['out-node/node-main.js', url], join(scratch, 'consumer'));
+    const summary = lastJsonLine(output);
+    expect(summary).toMatchObject(expectedSummary);
+    expect(summary).toMatchObject({ total: expect.any(Number), users: expect.any(Number), statusOperators: expect.arrayContaining(['=', 'in']) });
+  }, 120_000);
+
+  it('bundles for the browser without any node: import, and the bundle runs against the mock', async () => {
+    const project = join(scratch, 'consumer');
+    const bundle = join(project, 'out-browser/app.js');
+    process.stdout.write('client tarball: esbuild --bundle --platform=browser browser-main.ts\n');
+    const result = await build({ absWorkingDir: project, entryPoints: ['browser-main.ts'], outfile: bundle, bundle: true, platform: 'browser', format: 'esm', metafile: true, logLevel: 'silent' });
+    // Only the consumer, the installed client and openapi-fetch went in, all from the scratch project.
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
+    expect(inputs.filter((input) => !/^(?:summary|browser-main)\.ts$|^node_modules\/(?:@invoice-api\/client\/dist|openapi-fetch)\//.test(input))).toEqual([]);
+    expect(inputs).toContain('node_modules/@invoice-api/client/dist/contract/generated/operations.js');
+    expect(readFileSync(bundle, 'utf8')).not.toMatch(/(?:from|import|require)\s*\(?\s*["']node:/);
+
+    const { url } = await mockStarting;
+    const runBundle = `const { summary } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); console.log(JSON.stringify(await summary(${JSON.stringify(url)})));`;
+    const output = await passingStep('run the browser bundle against the mock', process.execPath, ['--input-type=module', '-e', runBundle], project);
+    expect(lastJsonLine(output)).toMatchObject(expectedSummary);
+  }, 120_000);
+});
