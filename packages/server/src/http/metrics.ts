@@ -2,7 +2,7 @@
 // once by operationId and status with its duration. Installed first, so that every answer is counted,
 // whichever step gave it; the operation is read when the answer is done, by when the resolver has
 // named it (or not: `unmatched`). Per request: one clock reading, one listener that is the same
-// function for every request, two Map lookups. Also counts the 503s of a database outage, which
+// function for every request, two Map lookups, then prom-client's update of the two series. Also counts the 503s of a database outage, which
 // errors.ts marks on `res.locals.unavailable`.
 import type { RequestHandler, Response } from 'express';
 import { unmatchedOperation, type Metrics } from '../runtime/metrics.js';
