@@ -1,5 +1,6 @@
 // The process: read the configuration, open and migrate the database (seeding an empty one with the
-// demo data), connect Redis when configured, listen, and shut down gracefully on SIGTERM/SIGINT.
+// demo data), connect Redis when configured, serve the metrics on their own port when configured,
+// listen, and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
 // `startService` is the same sequence for callers that run the service in-process (contract tests).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -107,13 +108,14 @@ async function main(): Promise<void> {
   } catch (error) {
     // One plain line on stderr naming the cause and what to do, not a stack trace (that only at
     // LOG_LEVEL=debug); nothing was left open and nothing listens.
-    if (config.logLevel === 'debug' || config.logLevel === 'trace') process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+    if (verbose) process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     if (error instanceof DataDirectoryInUseError) {
       process.stderr.write(`Cannot start: ${error.message}\n`);
       process.exit(3);
     }
     const known = describeStartupFailure(error, config);
-    const line = known ?? `${firstLine(error)} (LOG_LEVEL=debug shows the stack)`;
+    const line = known ?? (verbose ? firstLine(error) : `${firstLine(error)} (LOG_LEVEL=debug shows the stack)`);
     process.stderr.write(`Cannot start: ${line}\n`);
     process.exit(1);
   }
