@@ -4,6 +4,7 @@
 // number of series stays bounded (14 operations plus `unmatched`, times the statuses each answers),
 // whatever paths clients make up.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { operationTable } from '@invoice-api/contract';
 import type { Database } from '../db/database.js';
 
 /** Label of requests that name no operation: unknown paths, 405s, CORS preflights, `/docs`, `/openapi.json`. */
@@ -56,6 +57,8 @@ export function createMetrics(database: Pick<Database, 'engine' | 'poolStats'>):
     labelNames: ['group'] as const,
     registers: [registry],
   });
+  // Every limited group starts at 0, so that a dashboard's rate() sees the series before the first 429.
+  for (const entry of Object.values(operationTable)) if (entry.rateLimitGroup !== 'none') refusals.inc({ group: entry.rateLimitGroup }, 0);
   const unavailable = new Counter({
     name: 'database_unavailable_total',
     help: 'Requests answered 503 because the database could not be reached.',
