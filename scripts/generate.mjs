@@ -63,13 +63,27 @@ function bundleSpec() {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });
   if (result.status !== 0) {
-    process.stderr.write(result.stdout + result.stderr);
-    throw new Error(`redocly bundle failed with exit code ${result.status}`);
+    // Redocly's own message says which file, line and reference failed; a stack of this script would
+    // only bury it. Its Node end-of-life box says nothing about the spec.
+    process.stderr.write(withoutBanner(result.stdout + result.stderr));
+    throw new GenerateFailure(`redocly bundle failed with exit code ${result.status}`);
   }
   const spec = JSON.parse(readFileSync(bundled, 'utf8'));
   writeFileSync(join(outDir, 'openapi.yaml'), `# GENERATED from openapi/ by scripts/generate.mjs. Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`);
   writePublishedSpec(spec, outDir);
   return spec;
+}
+
+/** A failure already explained by what was printed: main() ends with one line and exit 1, no stack. */
+class GenerateFailure extends Error {}
+
+/** Drops Redocly's boxed Node deprecation notice (box-drawing lines only). */
+function withoutBanner(output) {
+  return output
+    .split('\n')
+    .filter((line) => !/^\s*[╔║╚]/.test(line))
+    .join('\n')
+    .replace(/^\n+/, '');
 }
 
 function operationsModule(table) {
@@ -110,4 +124,10 @@ async function main() {
   console.log(`generate: ${Object.keys(table).length} operations in ${Date.now() - started} ms`);
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof GenerateFailure)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}

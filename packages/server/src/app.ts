@@ -21,6 +21,7 @@ import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
 import { checkPathParams } from './http/path-ids.js';
 import { rejectNulCharacters } from './http/nul-characters.js';
+import { httpMetrics } from './http/metrics.js';
 import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
@@ -29,6 +30,7 @@ import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
 import { idempotency, idempotencyKeyFormat } from './idempotency/index.js';
 import { ifMatchCondition } from './preconditions/index.js';
+import type { Metrics } from './runtime/metrics.js';
 
 export interface AppOptions {
   config: Config;
@@ -42,6 +44,8 @@ export interface AppOptions {
    * ones included, waits for a compilation. Default on; tests that do not care may skip it.
    */
   warmUp?: boolean;
+  /** Count requests, 429s and database outages in these metrics (METRICS_PORT); absent: none kept. */
+  metrics?: Metrics;
 }
 
 export async function createApp(options: AppOptions): Promise<Express> {
@@ -63,6 +67,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // checks what this parser produces.
   app.set('query parser', 'simple');
 
+  if (options.metrics !== undefined) app.use(httpMetrics(options.metrics));
   app.use(requestId());
   app.use(httpLogging(logger));
   app.use(securityHeaders());
@@ -74,7 +79,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // The one match of method and path: every later step reads the operation's generated entry from it.
   app.use(operationResolver());
   app.use(authenticate(verifier));
-  app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger));
+  app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger, options.metrics?.rateLimitRefused));
   app.use(requireScopes());
   app.use(jsonBody());
   app.use(boundedBody());

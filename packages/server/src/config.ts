@@ -20,6 +20,10 @@ export const defaultDevKeyFile = `${repositoryRoot}.dev/jwt-signing-key.json`;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** `auto`: human-readable lines when stdout is a terminal, JSON lines otherwise. */
+export type LogFormat = 'auto' | 'pretty' | 'json';
+const logFormats: readonly LogFormat[] = ['auto', 'pretty', 'json'];
+
 /** How tokens are verified: the local development key, or a JWKS with issuer and audience checks. */
 export type AuthConfig =
   | { mode: 'dev'; keyFile: string; issuer: string; audience: string }
@@ -58,6 +62,12 @@ export interface Config {
   /** Origins allowed by CORS; empty: no CORS headers at all. */
   corsOrigins: string[];
   logLevel: LogLevel;
+  logFormat: LogFormat;
+  /**
+   * The Prometheus endpoint, on a listener of its own so that it is never reachable on the API's port
+   * nor behind its token and rate limits; undefined: no metrics are kept at all.
+   */
+  metrics: { host: string; port: number } | undefined;
   /** Validate every response against the spec (on by default; `off` saves about 15% of CPU). */
   responseValidation: boolean;
   /**
@@ -120,6 +130,8 @@ export function loadConfig(env: Environment = process.env): Config {
     idempotency: { ttlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, 1, 720) },
     corsOrigins: readCorsOrigins(env),
     logLevel: read.oneOf('LOG_LEVEL', 'info', logLevels),
+    logFormat: read.oneOf('LOG_FORMAT', 'auto', logFormats),
+    metrics: readMetrics(read),
     responseValidation: read.oneOf('RESPONSE_VALIDATION', 'on', ['on', 'off'] as const) === 'on',
     requestValidation,
     timeouts: {
@@ -138,6 +150,17 @@ function readRequestValidation(read: ReturnType<typeof reader>, production: bool
     throw new ConfigError('REQUEST_VALIDATION=off is for benchmarks only: NODE_ENV=production never runs without request validation.');
   }
   return on;
+}
+
+function readMetrics(read: ReturnType<typeof reader>): Config['metrics'] {
+  const port = read.integer('METRICS_PORT', -1, 0, 65_535);
+  if (port === -1) return undefined;
+  const apiPort = read.integer('PORT', 3000, 0, 65_535);
+  // 0 picks a free port for each listener, so only a fixed port can collide.
+  if (port !== 0 && port === apiPort) {
+    throw new ConfigError(`METRICS_PORT (${port}) must differ from PORT: /metrics is never served on the API's port.`);
+  }
+  return { host: read.string('METRICS_HOST', read.string('HOST', '127.0.0.1')), port };
 }
 
 function readDatabaseUrl(env: Environment): string | undefined {

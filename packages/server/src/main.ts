@@ -1,5 +1,6 @@
 // The process: read the configuration, open and migrate the database (seeding an empty one with the
-// demo data), connect Redis when configured, listen, and shut down gracefully on SIGTERM/SIGINT.
+// demo data), connect Redis when configured, serve the metrics on their own port when configured,
+// listen, and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
 // `startService` is the same sequence for callers that run the service in-process (contract tests).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -11,8 +12,13 @@ import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger } from './runtime/logger.js';
 import { redisStores } from './http/rate-limit.js';
+import { docsPath } from './http/security-headers.js';
+import { specPath } from './http/outside-api.js';
+import { createMetrics } from './runtime/metrics.js';
+import { startMetricsServer, type RunningMetricsServer } from './runtime/metrics-server.js';
 import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.js';
 import { startServer } from './runtime/server.js';
+import { describeStartupFailure } from './runtime/startup-failure.js';
 import { createHandlers } from './operations/index.js';
 
 /** How long the start waits for Redis before serving with fail-open rate limits. */
@@ -21,13 +27,16 @@ const redisStartupWaitMs = 3_000;
 export interface RunningService {
   /** `http://host:port` actually listened on. */
   url: string;
+  /** `http://host:port/metrics` when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   /** Graceful stop: requests in flight finish (within the configured grace period), then everything closes. */
   stop(): Promise<void>;
 }
 
-export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel, config.logFormat)): Promise<RunningService> {
   const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize, dataDir: config.database.pgliteDataDir });
   let redis: ReturnType<typeof createRedisClient> | undefined;
+  let metricsServer: RunningMetricsServer | undefined;
   try {
     await migrate(database);
     if (config.seedDemoData && (await seedIfEmpty(database))) logger.info('empty database seeded with the demo data');
@@ -36,22 +45,39 @@ export async function startService(config: Config, logger: Logger = createLogger
       redis = createRedisClient(config.rateLimit.redisUrl, logger);
       if (!(await waitUntilReady(redis, redisStartupWaitMs))) logger.warn('Redis not ready at start: serving without rate limits until it is');
     }
+    const metrics = config.metrics === undefined ? undefined : createMetrics(database);
     const app = await createApp({
       config,
       database,
       handlers: createHandlers(),
       logger,
       ...(redis === undefined ? {} : { rateLimitStore: redisStores(redis, config.rateLimit.redisKeyPrefix) }),
+      ...(metrics === undefined ? {} : { metrics }),
     });
+    // Before the API listens: a metrics port in use stops the start with nothing serving.
+    if (metrics !== undefined && config.metrics !== undefined) metricsServer = await startMetricsServer(metrics.registry, config.metrics);
     const server = await startServer(app, config);
-    logger.info({ url: server.url, database: database.engine, rateLimits: redis === undefined ? 'memory' : 'redis' }, 'listening');
+    logger.info(
+      {
+        url: server.url,
+        docs: `${server.url}${docsPath}`,
+        openapi: `${server.url}${specPath}`,
+        ...(metricsServer === undefined ? {} : { metrics: metricsServer.url }),
+        database: database.engine,
+        rateLimits: redis === undefined ? 'memory' : 'redis',
+      },
+      'listening',
+    );
 
     let stopped: Promise<void> | undefined;
+    const runningMetrics = metricsServer;
     return {
       url: server.url,
+      metricsUrl: runningMetrics?.url,
       stop() {
         stopped ??= (async () => {
           await server.close(config.timeouts.shutdownMs);
+          await runningMetrics?.close();
           await database.close();
           if (redis !== undefined) await closeRedis(redis);
         })();
@@ -59,6 +85,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       },
     };
   } catch (error) {
+    await metricsServer?.close();
     await database.close();
     if (redis !== undefined) await closeRedis(redis);
     throw error;
@@ -74,18 +101,22 @@ async function main(): Promise<void> {
     process.stderr.write(`Configuration error: ${error.message}\n`);
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   let service: RunningService;
   try {
     service = await startService(config, logger);
   } catch (error) {
-    // Another process holds the embedded database: one plain line saying which and what to do, not a
-    // stack trace; nothing was opened and nothing listens.
+    // One plain line on stderr naming the cause and what to do, not a stack trace (that only at
+    // LOG_LEVEL=debug); nothing was left open and nothing listens.
+    const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+    if (verbose) process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     if (error instanceof DataDirectoryInUseError) {
       process.stderr.write(`Cannot start: ${error.message}\n`);
       process.exit(3);
     }
-    logger.fatal({ err: error }, 'the service could not start');
+    const known = describeStartupFailure(error, config);
+    const line = known ?? (verbose ? firstLine(error) : `${firstLine(error)} (LOG_LEVEL=debug shows the stack)`);
+    process.stderr.write(`Cannot start: ${line}\n`);
     process.exit(1);
   }
 
@@ -110,6 +141,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }
 
 /** True when this file is the program (`tsx src/main.ts`), not an import. */

@@ -17,9 +17,21 @@ import { typeParsers } from './type-parsers.js';
 export type { DatabaseSchema } from './schema.js';
 export { DataDirectoryInUseError } from './single-writer-lock.js';
 
+/** How busy the connections are, read when metrics are scraped (runtime/metrics.ts). */
+export interface PoolStats {
+  /** Connections allowed: DATABASE_POOL_SIZE on PostgreSQL, 1 on PGlite (one session). */
+  max: number;
+  /** Connections open now, idle or in use. */
+  open: number;
+  idle: number;
+  /** Queries (or transactions) waiting for a connection. */
+  waiting: number;
+}
+
 export interface Database {
   readonly engine: 'pglite' | 'postgres';
   readonly db: Kysely<DatabaseSchema>;
+  poolStats(): PoolStats;
   /** True when a trivial query answers within about 2 s; never throws. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -74,8 +86,10 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
       parsers: typeParsers,
     });
     await pglite.exec(`SET TIME ZONE 'UTC'`);
-    const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
-    return wrap('pglite', db, lock);
+    const dialect = new PGliteDialect(pglite);
+    const db = new Kysely<DatabaseSchema>({ dialect });
+    const { session } = dialect;
+    return wrap('pglite', db, () => ({ max: 1, open: 1, idle: session.held ? 0 : 1, waiting: session.waiting }), lock);
   } catch (error) {
     await lock?.release();
     throw error;
@@ -103,14 +117,15 @@ function openPostgres(connectionString: string, poolSize: number): Database {
   // emits 'error' on itself, which would stop the process. The query itself still rejects (-> 503).
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  return wrap('postgres', db);
+  return wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
 }
 
-function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, lock?: SingleWriterLock): Database {
+function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, poolStats: () => PoolStats, lock?: SingleWriterLock): Database {
   let closed = false;
   return {
     engine,
     db,
+    poolStats,
     async ping() {
       if (closed) return false;
       let timer: NodeJS.Timeout | undefined;

@@ -36,27 +36,42 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 /** Grants the single session to one holder at a time, in request order. */
-class SessionLock {
+export class SessionLock {
   private tail: Promise<void> = Promise.resolve();
+  /** Holders waiting for the session (the PGlite counterpart of a pool's waiting clients; metrics). */
+  waiting = 0;
+  /** Whether someone holds the session now. */
+  held = false;
 
   async acquire(): Promise<() => void> {
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
-      release = resolve;
+      release = () => {
+        this.held = false;
+        resolve();
+      };
     });
     const previous = this.tail;
     this.tail = previous.then(() => released);
-    await previous;
+    this.waiting += 1;
+    try {
+      await previous;
+    } finally {
+      this.waiting -= 1;
+    }
+    this.held = true;
     return release;
   }
 }
 
 class PGliteDriver implements Driver {
-  private readonly lock = new SessionLock();
   private readonly connection: PGliteConnection;
   private releaseHeld: (() => void) | undefined;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly lock: SessionLock,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -103,6 +118,9 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
+  /** The one session's queue, readable for metrics. */
+  readonly session = new SessionLock();
+
   constructor(private readonly pglite: PGlite) {}
 
   createAdapter(): DialectAdapter {
@@ -110,7 +128,7 @@ export class PGliteDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.session);
   }
 
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {

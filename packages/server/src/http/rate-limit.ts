@@ -148,13 +148,17 @@ function limiter(group: string, policy: Policy, store: Store, logger: Logger): R
   });
 }
 
-function decide(): RequestHandler {
+/** Told of every 429, by group (the metrics' refusal counter). */
+export type RefusalListener = (group: string) => void;
+
+function decide(group: string, onRefused: RefusalListener | undefined): RequestHandler {
   return (_req, res, next) => {
     const exceeded = exceededByResponse.get(res);
     if (exceeded === undefined || exceeded.length === 0) {
       next();
       return;
     }
+    onRefused?.(group);
     const retryAfter = Math.max(...exceeded.map((entry) => entry.retryAfterSeconds));
     const first = exceeded[0]?.policy.describe ?? 'the rate limit';
     next(
@@ -171,11 +175,11 @@ function chain(handlers: readonly RequestHandler[]): RequestHandler {
   return router;
 }
 
-export function rateLimits(config: RateLimitConfig, stores: RateLimitStoreFactory, logger: Logger): RequestHandler {
+export function rateLimits(config: RateLimitConfig, stores: RateLimitStoreFactory, logger: Logger, onRefused?: RefusalListener): RequestHandler {
   const chains = new Map<string, RequestHandler>(
     Object.entries(policies(config)).map(([group, groupPolicies]) => [
       group,
-      chain([...groupPolicies.map((policy) => limiter(group, policy, stores(`${group}:${policy.name}`), logger)), decide()]),
+      chain([...groupPolicies.map((policy) => limiter(group, policy, stores(`${group}:${policy.name}`), logger)), decide(group, onRefused)]),
     ]),
   );
   return (req, res, next) => {

@@ -1,7 +1,49 @@
-// The process's logger: structured JSON lines (pino) with the service name and ISO timestamps.
+// The process's logger (pino): JSON lines with the service name and ISO timestamps for machines, or,
+// in a developer's terminal, one readable line per event (pino-pretty). LOG_FORMAT=auto (the default)
+// picks pretty only when stdout is a terminal, so logs collected from a pipe or a container stay JSON.
+//
+// pino-pretty runs as a stream in the main thread, not as a pino transport (a worker thread): it is for
+// a terminal only, where its CPU cost does not matter; written synchronously, the last lines before a
+// `process.exit` are never lost (a transport's worker may still hold them); and its message format can
+// be a function, which a transport's options, copied to the worker, cannot carry.
 import { pino, type Logger } from 'pino';
-import type { LogLevel } from '../config.js';
+import pretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from '../config.js';
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: 'invoice-api' }, timestamp: pino.stdTimeFunctions.isoTime });
+const base = { service: 'invoice-api' };
+
+export function createLogger(level: LogLevel, format: LogFormat = 'json', stdout: { isTTY?: boolean } = process.stdout): Logger {
+  if (!usePretty(format, stdout)) return pino({ level, base, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino(
+    { level, base, timestamp: pino.stdTimeFunctions.isoTime },
+    pretty({
+      sync: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      // What each line's message already says, or what a terminal does not need.
+      ignore: 'pid,hostname,service,req,res,responseTime,requestId,url,docs,openapi,metrics',
+      messageFormat: readableMessage,
+    }),
+  );
+}
+
+export function usePretty(format: LogFormat, stdout: { isTTY?: boolean }): boolean {
+  return format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
+}
+
+/** `GET /api/v1/users 200 4 ms`; the `listening` line with its addresses; any other message as is. */
+function readableMessage(log: Record<string, unknown>, messageKey: string): string {
+  const message = String(log[messageKey] ?? '');
+  const req = log.req as { method?: string; url?: string } | undefined;
+  const res = log.res as { status?: number } | undefined;
+  if (req !== undefined && res !== undefined) {
+    const status = res.status ?? 0;
+    // The request id only where someone will look it up: a failure.
+    const id = status >= 500 && typeof log.requestId === 'string' ? ` (request ${log.requestId})` : '';
+    return `${req.method ?? ''} ${req.url ?? ''} ${status} ${String(log.responseTime ?? '?')} ms${id}${message === 'request completed' ? '' : `: ${message}`}`;
+  }
+  if (message === 'listening' && typeof log.url === 'string') {
+    const metrics = typeof log.metrics === 'string' ? `, metrics ${log.metrics}` : '';
+    return `listening on ${log.url} (reference ${String(log.docs)}, spec ${String(log.openapi)}${metrics})`;
+  }
+  return message;
 }

@@ -113,3 +113,29 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('loadConfig: metrics and log format', () => {
+  it('keeps no metrics and picks the log format by terminal unless told', () => {
+    const config = loadConfig({});
+    expect(config.metrics).toBeUndefined();
+    expect(config.logFormat).toBe('auto');
+  });
+
+  it('serves metrics on METRICS_PORT, on HOST unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(loadConfig({ HOST: '0.0.0.0', METRICS_PORT: '0', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ host: '10.0.0.5', port: 0 });
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'JSON' }).logFormat).toBe('json');
+  });
+
+  it('refuses a bad METRICS_PORT, the API port itself, and an unknown LOG_FORMAT', () => {
+    expect(() => loadConfig({ METRICS_PORT: 'on' })).toThrow(new ConfigError("METRICS_PORT must be a whole number from 0 to 65535, got 'on'."));
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(
+      new ConfigError("METRICS_PORT (3000) must differ from PORT: /metrics is never served on the API's port."),
+    );
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(/must differ from PORT/);
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metrics?.port).toBe(0);
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(new ConfigError("LOG_FORMAT must be one of auto, pretty, json, got 'yaml'."));
+  });
+});

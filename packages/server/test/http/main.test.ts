@@ -46,10 +46,13 @@ describe('src/main.ts', () => {
   afterAll(() => scratch?.drop());
 
   it('migrates and seeds, logs its URL, serves, and exits 0 on SIGTERM', async () => {
-    const service = startMain({ DATABASE_URL: scratch.url, SEED_DEMO_DATA: 'on' });
+    const service = startMain({ DATABASE_URL: scratch.url, SEED_DEMO_DATA: 'on', METRICS_PORT: '0' });
     try {
       const url = await service.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // The listening line says where the reference, the spec and the metrics are.
+      const listening = service.lines.find((line) => line.msg === 'listening');
+      expect(listening).toMatchObject({ docs: `${url}/docs`, openapi: `${url}/openapi.json`, metrics: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/) });
       expect(service.lines.some((line) => line.msg === 'empty database seeded with the demo data')).toBe(true);
       // The validators are compiled before the first request can arrive (warm-up.ts).
       const messages = service.lines.map((line) => line.msg);
@@ -60,6 +63,10 @@ describe('src/main.ts', () => {
       const users = await fetch(`${url}/api/v1/users`, { headers: { authorization: `Bearer ${await token({ accountId: 1 })}` } });
       expect(users.status).toBe(200);
       expect(((await users.json()) as { users: unknown[] }).users.length).toBeGreaterThan(0);
+      // METRICS_PORT: its own listener, counting what was just served.
+      const metrics = await (await fetch(String(listening?.metrics))).text();
+      expect(metrics).toContain('http_requests_total{operation_id="listUsers",status="200"} 1\n');
+      expect(metrics).toContain('database_pool_max_connections{engine="postgres"} 10\n');
     } finally {
       service.kill('SIGTERM');
     }
