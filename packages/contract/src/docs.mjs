@@ -25,6 +25,8 @@ export function renderDocsHtml() {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title}</title>
+  <!-- No favicon request: the page is self-contained, and a 404 for /favicon.ico is a console error. -->
+  <link rel="icon" href="data:,">
   <style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>
