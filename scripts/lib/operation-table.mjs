@@ -102,9 +102,14 @@ function queryParams(spec, parameters) {
 function requestBody(spec, operation, where) {
   const body = resolveRef(spec, operation.requestBody);
   if (body === undefined) return null;
-  const schema = resolveRef(spec, resolveRef(spec, body.content?.['application/json'])?.schema);
+  const schemaOrReference = resolveRef(spec, body.content?.['application/json'])?.schema;
+  const schema = resolveRef(spec, schemaOrReference);
+  const reference = typeof schemaOrReference?.$ref === 'string' ? schemaOrReference.$ref : '';
   return {
     required: body.required === true,
+    // The named component schema of the body, when it is one (`InvoiceSearchRequest`): lets the
+    // service treat every operation taking that schema alike, without naming operations.
+    schemaName: reference.startsWith('#/components/schemas/') ? reference.slice('#/components/schemas/'.length) : null,
     object: schema?.type === 'object',
     bounds: withoutScalars(bodyBounds(spec, schema, [], where)) ?? {},
   };
@@ -303,7 +308,7 @@ export interface OperationFacts {
   readonly pathParams: ReadonlyArray<{ readonly name: string; readonly segment: number; readonly id: boolean; readonly maximum?: number }>;
   readonly queryParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
   /** Null when the operation takes no body; \`object\`: the JSON body must be an object. */
-  readonly body: { readonly required: boolean; readonly object: boolean; readonly bounds: BodyBounds } | null;
+  readonly body: { readonly required: boolean; readonly object: boolean; readonly schemaName: string | null; readonly bounds: BodyBounds } | null;
 }
 
 /** Every operation of the spec, keyed by operationId. */

@@ -157,6 +157,8 @@ export function searchRules(spec) {
   const { properties } = request;
   const sortField = named(schemas, refName(properties.order_by, 'InvoiceSearchRequest.order_by'));
   return {
+    /** The request body schema these rules read: an operation whose body is this schema is a search. */
+    requestSchema: 'InvoiceSearchRequest',
     fields,
     valueRules,
     valueTypes: valueTypes(schemas),

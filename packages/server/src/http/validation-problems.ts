@@ -3,7 +3,7 @@
 // `/body/items/0/quantity` -> `items[0].quantity`, `/params/invoice_id` -> `invoice_id`.
 // Search requests have their own rules for naming a criterion's problem; those live with the search
 // code (firstSearchProblem), this module only hands it the problems.
-import { isRecord, numberFormats } from '@invoice-api/contract';
+import { isRecord, numberFormats, searchRules } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import { firstSearchProblem } from '../search/index.js';
 import type { OperationEntry } from './locals.js';
@@ -40,7 +40,7 @@ export function invalidRequest(problems: readonly ValidatorProblem[], body: unkn
     const header = String(first.segments[0] ?? 'header').replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
     return ApiError.invalid(header, first.message, `Invalid header '${header}': ${first.message}.`);
   }
-  if (operation?.operationId === 'searchInvoices') {
+  if (operation?.body?.schemaName === searchRules.requestSchema) {
     const bodyProblems = located.filter((entry) => entry.where === 'body').map((entry) => ({ path: entry.segments, message: entry.message }));
     const problem = firstSearchProblem(body, bodyProblems);
     if (problem !== undefined) return ApiError.invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
