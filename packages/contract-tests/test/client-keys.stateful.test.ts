@@ -7,6 +7,7 @@ import { createApiClient, expectOk, type ApiClient } from '@invoice-api/client';
 import { clientFor, targetFetch, tokenFor } from '../src/clients.js';
 import { companyClients, errorOf, statefulTargets } from '../src/stateful.js';
 import type { Target } from '../src/targets.js';
+import { invoiceOrder, markPaid } from '../../client/examples/safe-writes.js';
 
 /**
  * A client whose first request reaches the service and is answered, but whose answer is then lost:
@@ -78,5 +79,18 @@ describe.each(statefulTargets())('$name: the client retries keyed writes safely'
     expect(second.status).toBe(412);
     expect(errorOf(second)).toMatchObject({ error: 'precondition_failed' });
     expect((await expectOk(api.getInvoice(invoice.id))).invoice.description).toBe('first writer');
+  });
+
+  it("the client README's safe-writes example works as documented: one invoice per order, paid only at the version read", async () => {
+    const api = await clientFor(target);
+    const [client] = await companyClients(target);
+    const orderId = randomUUID();
+    const invoice = { client_id: client?.id ?? 0, amount: 40, currency: 'CHF' as const, due_date: '2027-04-30', status: 'sent' as const };
+    const first = await invoiceOrder(api, orderId, invoice);
+    const again = await invoiceOrder(api, orderId, invoice);
+    expect([first.firstTime, again.firstTime]).toEqual([true, false]);
+    expect(again.invoice).toEqual(first.invoice);
+    expect(await markPaid(api, first.invoice.id)).toBe(true);
+    expect((await expectOk(api.getInvoice(first.invoice.id))).invoice.status).toBe('paid');
   });
 });
