@@ -9,6 +9,8 @@ export interface ClientTableEntry {
   scopes: readonly string[];
   pathParams: readonly { name: string; segment: number }[];
   queryParams: readonly { name: string; required: boolean }[];
+  /** Request headers the operation declares; absent means none. */
+  headerParams?: readonly { name: string; required: boolean }[];
   body: { required: boolean } | null;
 }
 export declare function argumentName(parameterName: string): string;

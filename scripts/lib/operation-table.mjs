@@ -37,6 +37,7 @@ export function operationTable(spec) {
         statuses,
         pathParams: pathParams(spec, path, parameters),
         queryParams: queryParams(spec, parameters),
+        headerParams: headerParams(parameters),
         body: requestBody(spec, operation, where),
       };
     }
@@ -96,6 +97,16 @@ function queryParams(spec, parameters) {
       const schema = resolveRef(spec, parameter.schema) ?? {};
       return { name: parameter.name, required: parameter.required === true, ...(schema.default === undefined ? {} : { default: schema.default }) };
     });
+}
+
+/**
+ * The request headers the operation declares (`Idempotency-Key`, `If-Match`, `X-Request-Id`), in
+ * declaration order: the client generator gives the ones it knows a call option of their own.
+ */
+function headerParams(parameters) {
+  return parameters
+    .filter((parameter) => parameter.in === 'header')
+    .map((parameter) => ({ name: parameter.name, required: parameter.required === true }));
 }
 
 /** Whether a JSON body is required, whether it must be an object, and its bounds; null without body. */
@@ -307,6 +318,8 @@ export interface OperationFacts {
   /** \`segment\`: index in the path split on \`/\`. Ids are plain digits from 1 to \`maximum\`. */
   readonly pathParams: ReadonlyArray<{ readonly name: string; readonly segment: number; readonly id: boolean; readonly maximum?: number }>;
   readonly queryParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
+  /** The request headers the operation declares, e.g. \`Idempotency-Key\`, \`If-Match\`, \`X-Request-Id\`. */
+  readonly headerParams: ReadonlyArray<{ readonly name: string; readonly required: boolean }>;
   /** Null when the operation takes no body; \`object\`: the JSON body must be an object. */
   readonly body: { readonly required: boolean; readonly object: boolean; readonly schemaName: string | null; readonly bounds: BodyBounds } | null;
 }

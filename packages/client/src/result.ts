@@ -1,6 +1,6 @@
 // What every call answers: a discriminated union on `ok`, with the spec's body for that outcome.
 import type { OperationId } from '@invoice-api/contract';
-import type { ErrorData, SuccessData } from './types.js';
+import type { ErrorData, SuccessData, SuccessEtag } from './types.js';
 
 interface ResultBase<K extends OperationId> {
   /** The operation that was called. */
@@ -13,10 +13,19 @@ interface ResultBase<K extends OperationId> {
   requestId: string;
   /** How many HTTP requests the call made (more than 1 after retries). */
   attempts: number;
+  /** The `Idempotency-Key` this call sent (the same on every retry) where the operation takes one. */
+  idempotencyKey: string | undefined;
+  /** True when the answer is the stored answer to an earlier request with the same key (`Idempotent-Replayed: true`): nothing was written this time. */
+  replayed: boolean;
 }
 
-export type ApiSuccess<K extends OperationId> = ResultBase<K> & { ok: true; data: SuccessData<K>; error?: undefined };
-export type ApiFailure<K extends OperationId> = ResultBase<K> & { ok: false; data?: undefined; error: ErrorData<K> };
+interface Etag<E> {
+  /** The answer's `ETag`, to send back as `ifMatch` on an update (a string wherever the spec promises one). */
+  etag: E;
+}
+
+export type ApiSuccess<K extends OperationId> = ResultBase<K> & Etag<SuccessEtag<K>> & { ok: true; data: SuccessData<K>; error?: undefined };
+export type ApiFailure<K extends OperationId> = ResultBase<K> & Etag<string | undefined> & { ok: false; data?: undefined; error: ErrorData<K> };
 export type ApiResult<K extends OperationId> = ApiSuccess<K> | ApiFailure<K>;
 
 /**

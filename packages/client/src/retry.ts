@@ -1,6 +1,7 @@
-// Retries for safe operations only: exponential backoff with full jitter on 429 and 503, waiting at
-// least what `Retry-After` asks. Unsafe operations (create, update, issue) are never repeated by the
-// client: a lost answer to an issue call must not become a second issue attempt behind the caller's back.
+// The retry policy: exponential backoff with full jitter, waiting at least what `Retry-After` asks.
+// The transport applies it to safe operations and to writes that carry an Idempotency-Key (the
+// service runs those at most once per key); a write without a key (the updates) is never repeated:
+// a lost answer must not become a second write behind the caller's back.
 import { operationTable, type OperationId } from '@invoice-api/contract';
 
 export interface RetryOptions {

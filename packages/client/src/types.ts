@@ -14,6 +14,12 @@ export type ErrorStatus<K extends OperationId> = Exclude<Extract<keyof Responses
 export type SuccessData<K extends OperationId> = JsonContent<Responses<K>[SuccessStatus<K>]>;
 export type ErrorData<K extends OperationId> = JsonContent<Responses<K>[ErrorStatus<K>]>;
 
+/**
+ * The `etag` of a success: `string` where the spec declares a required `ETag` on the success answer
+ * (getInvoice, getDelivery and their updates), else `string | undefined`.
+ */
+export type SuccessEtag<K extends OperationId> = Responses<K>[SuccessStatus<K>] extends { headers: { ETag: string } } ? string : string | undefined;
+
 /** The JSON request body of an operation (`undefined` where the body is optional). */
 export type RequestBody<K extends OperationId> = Operation<K> extends { requestBody: { content: { 'application/json': infer Body } } }
   ? Body

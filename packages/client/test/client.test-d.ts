@@ -3,7 +3,7 @@
 // and the compile fails.
 import { expectTypeOf } from 'vitest';
 import type { ApiError, Delivery, InvoiceSearchResult, OperationId } from '@invoice-api/contract';
-import { createApiClient, type ApiClient, type ApiResult } from '../src/index.js';
+import { NetworkError, createApiClient, type ApiClient, type ApiResult, type FailedCall } from '../src/index.js';
 
 const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', token: 't' });
 
@@ -51,4 +51,45 @@ export async function results() {
   if (found.ok) expectTypeOf(found.data).toEqualTypeOf<InvoiceSearchResult>();
   // @ts-expect-error data is only there after checking ok
   found.data.pagination;
+}
+
+export async function headerOptions() {
+  const body = { client_id: 1, amount: 1, currency: 'CHF' as const, due_date: '2026-12-31' };
+  // The keyed writes take the caller's own Idempotency-Key ...
+  await api.createInvoice(body, { idempotencyKey: 'k' });
+  await api.createDelivery({ contact_id: 2 }, { idempotencyKey: 'k' });
+  await api.issueDelivery({ delivery_id: 1, contact_id: 2, items: [] }, { idempotencyKey: 'k', requestId: 'r' });
+  // ... the updates take If-Match ...
+  await api.updateInvoice(1, { description: 'x' }, { ifMatch: '"1-2"' });
+  await api.updateDelivery(1, { contact_id: 2 }, { ifMatch: '*' });
+  // ... and no operation takes the other's, or one it does not declare.
+  // @ts-expect-error createInvoice declares no If-Match
+  await api.createInvoice(body, { ifMatch: '"1-2"' });
+  // @ts-expect-error updates declare no Idempotency-Key
+  await api.updateInvoice(1, { description: 'x' }, { idempotencyKey: 'k' });
+  // @ts-expect-error a read takes neither
+  await api.getInvoice(1, { ifMatch: '*' });
+  // @ts-expect-error the key is a string
+  await api.createDelivery({ contact_id: 2 }, { idempotencyKey: 42 });
+
+  createApiClient({ baseUrl: 'http://x', idempotencyKey: () => 'k' });
+  // @ts-expect-error the client option makes keys; it is not one key
+  createApiClient({ baseUrl: 'http://x', idempotencyKey: 'k' });
+}
+
+export async function resultHeaders() {
+  // The spec declares a required ETag on reads and updates of invoices and deliveries: a string there.
+  const read = await api.getInvoice(1);
+  if (read.ok) expectTypeOf(read.etag).toEqualTypeOf<string>();
+  const updated = await api.updateDelivery(1, {});
+  if (updated.ok) expectTypeOf(updated.etag).toEqualTypeOf<string>();
+  // Elsewhere, and on errors, it may be absent.
+  const created = await api.createInvoice({ client_id: 1, amount: 1, currency: 'CHF', due_date: '2026-12-31' });
+  if (created.ok) expectTypeOf(created.etag).toEqualTypeOf<string | undefined>();
+  if (!read.ok) expectTypeOf(read.etag).toEqualTypeOf<string | undefined>();
+  expectTypeOf(created.idempotencyKey).toEqualTypeOf<string | undefined>();
+  expectTypeOf(created.replayed).toEqualTypeOf<boolean>();
+
+  const failure: unknown = undefined;
+  if (failure instanceof NetworkError) expectTypeOf(failure.call).toEqualTypeOf<FailedCall | undefined>();
 }

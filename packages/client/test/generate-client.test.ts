@@ -4,7 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadSpec } from '@invoice-api/contract';
 import { argumentName, clientOperationsModule } from '../../../scripts/lib/generate-client.mjs';
+import { operationTable as buildTable } from '../../../scripts/lib/operation-table.mjs';
 
 const entry = {
   operationId: 'getLine',
@@ -50,6 +52,41 @@ describe('clientOperationsModule', () => {
   it('names arguments in camelCase', () => {
     expect(argumentName('invoice_id')).toBe('invoiceId');
     expect(argumentName('company-client_id')).toBe('companyClientId');
+  });
+});
+
+describe('header options from the header parameters', () => {
+  const post = { ...entry, method: 'POST', path: '/orders', deprecated: false, pathParams: [], queryParams: [], body: { required: true } };
+
+  it('gives an operation declaring Idempotency-Key the idempotencyKey option and tells the transport the header name', () => {
+    const source = clientOperationsModule({ placeOrder: { ...post, operationId: 'placeOrder', headerParams: [{ name: 'Idempotency-Key', required: false }, { name: 'X-Request-Id', required: false }] } });
+    expect(source).toContain("placeOrder: (body: RequestBody<'placeOrder'>, opts?: CallOptions & IdempotencyKeyOption)");
+    expect(source).toContain("raw.POST('/orders', { ...init, body }), { idempotencyKey: 'Idempotency-Key' })");
+    expect(source).toContain("import type { CallOptions, IdempotencyKeyOption, Invoke } from '../src/transport.js';");
+  });
+
+  it('makes the options required when the spec requires If-Match, but never for a required Idempotency-Key, which the transport makes', () => {
+    const source = clientOperationsModule({
+      replaceOrder: { ...post, operationId: 'replaceOrder', headerParams: [{ name: 'idempotency-key', required: true }, { name: 'If-Match', required: true }] },
+    });
+    expect(source).toContain("replaceOrder: (body: RequestBody<'replaceOrder'>, opts: CallOptions & IdempotencyKeyOption & Required<IfMatchOption>)");
+    expect(source).toContain("{ idempotencyKey: 'idempotency-key', ifMatch: 'If-Match' })");
+  });
+
+  it('leaves other headers to `headers` and imports no option type nobody uses', () => {
+    const source = clientOperationsModule({ getLine: { ...entry, headerParams: [{ name: 'X-Request-Id', required: false }, { name: 'X-Tenant', required: false }] } });
+    expect(source).toContain("query: QueryParams<'getLine'>, opts?: CallOptions)");
+    expect(source).toContain("query } })),");
+    expect(source).toContain("import type { CallOptions, Invoke } from '../src/transport.js';");
+  });
+
+  it('follows the spec: an Idempotency-Key added to updateInvoice makes it a keyed write after generate', () => {
+    const spec = structuredClone(loadSpec());
+    const update = spec.paths['/api/v1/invoices/{invoice_id}']?.patch as { parameters: unknown[] };
+    update.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
+    const source = clientOperationsModule(buildTable(spec));
+    expect(source).toMatch(/updateInvoice: \(.*opts\?: CallOptions & IfMatchOption & IdempotencyKeyOption\)/);
+    expect(source).toContain("{ ifMatch: 'If-Match', idempotencyKey: 'Idempotency-Key' }");
   });
 });
 

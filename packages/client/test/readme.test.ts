@@ -8,4 +8,9 @@ describe('README', () => {
     const block = /```ts\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
     expect(block?.trim()).toBe(read('../examples/quick-start.ts').trim());
   });
+
+  it('shows examples/safe-writes.ts verbatim too', () => {
+    const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
+    expect(blocks).toContain(read('../examples/safe-writes.ts').trim());
+  });
 });
