@@ -1,22 +1,14 @@
 // The HTTP server around the app: timeouts against slow clients, the URL it actually listens on (for
-// PORT=0), and a graceful close: stop accepting, let requests in flight finish (their answers say
-// `Connection: close`), close keep-alive sockets once they are idle, and cut whatever is left when the
-// grace period ends.
+// PORT=0), and a graceful close that resets no request a client has sent: stop accepting, then answer
+// every request with `Connection: close`, let idle keep-alive connections run out their advertised
+// keep-alive timeout, and cut whatever is left when the grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
 
-/**
- * How long a closing server keeps accepting and keeps idle keep-alive connections open. On a busy
- * server, clients' connections wait in the kernel's listen backlog with their requests already sent,
- * and requests sit unread in the buffers of idle keep-alive connections: closing the listener or those
- * connections at once would reset requests the clients rightly think were sent. During this window
- * they are accepted and read, and answered with `Connection: close`.
- */
+/** How long a closing server keeps accepting new connections before it closes its listener. */
 const drainWindowMs = 250;
-/** Afterwards, connections that became idle without a `Connection: close` answer are swept this often. */
-const idleSweepIntervalMs = 500;
 
 export interface RunningServer {
   server: Server;
@@ -41,7 +33,8 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
 
   const inFlight = new Set<ServerResponse<IncomingMessage>>();
   let closing = false;
-  server.on('request', (_req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
+  // Ahead of the app's own listener, so that the header is set before an answer could have been sent.
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
     inFlight.add(res);
     if (closing) res.setHeader('Connection', 'close');
     res.once('close', () => inFlight.delete(res));
@@ -63,31 +56,31 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
     url: `http://${host}:${address.port}`,
     close(graceMs) {
       closed ??= new Promise<void>((resolve) => {
-        closing = true;
-        // Answers not yet sent tell their client that this connection ends with them.
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        let sweep: NodeJS.Timeout | undefined;
-        // Each step runs in the check phase (setImmediate), right after a poll phase: by then the
-        // backlog has been accepted and whatever had arrived on a connection has been read.
-        const closeIdleAfterPoll = (): void => {
-          setImmediate(() => server.closeIdleConnections());
-        };
-        setTimeout(() => {
+        // Keep accepting for a moment first: on a busy server, connections wait in the kernel's listen
+        // backlog with their requests already sent, and closing the listener resets them. The listener
+        // then closes in the check phase (setImmediate), right after a poll phase accepted the backlog.
+        setTimeout(() =>
           setImmediate(() => {
-            // net.Server's close only stops accepting; http.Server's would also close idle
-            // connections before their pending requests were read.
+            // The listener closes before any answer says `Connection: close`: a keep-alive client told to
+            // go reconnects to a closed port and is refused (nothing sent, safe to retry elsewhere),
+            // instead of landing in the backlog just as it closes and being reset after sending.
+            // net.Server's close only stops accepting; http.Server's would also close idle connections,
+            // racing a client that is reusing one right then.
             NetServer.prototype.close.call(server, () => {
               clearTimeout(force);
-              clearInterval(sweep);
               // Now http.Server's own close only stops its connection-checking timer (and reports, as
               // expected, that the server is no longer running).
               server.close(() => resolve());
             });
-            closeIdleAfterPoll();
-            sweep = setInterval(closeIdleAfterPoll, idleSweepIntervalMs);
-          });
-        }, Math.min(drainWindowMs, graceMs));
+            closing = true;
+            // Answers not yet sent tell their client that this connection ends with them; the server
+            // closes it once such an answer is written. An idle connection is left alone: its client may
+            // be sending on it right now, and it closes at the keep-alive timeout its last answer
+            // advertised (`Keep-Alive: timeout=…`), which clients honour with a margin.
+            for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+          }),
+        Math.min(drainWindowMs, graceMs));
       });
       return closed;
     },
