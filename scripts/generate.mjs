@@ -101,7 +101,16 @@ async function main() {
   }
   const hash = inputsHash();
   const outputs = [
-    ...['openapi.json', 'openapi.yaml', 'openapi.published.json', 'openapi.published.yaml', 'schema.d.ts', 'operations.ts', 'search-rules.ts', 'openapi.validator.json'].map((name) => join(outDir, name)),
+    ...[
+      'openapi.json',
+      'openapi.yaml',
+      'openapi.published.json',
+      'openapi.published.yaml',
+      'schema.d.ts',
+      'operations.ts',
+      'search-rules.ts',
+      'openapi.validator.json',
+    ].map((name) => join(outDir, name)),
     clientOut,
   ];
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {

@@ -18,7 +18,10 @@ function escapeHtml(text) {
 async function renderPage() {
   const generated = spawnSync(process.execPath, [join(root, 'scripts/generate.mjs')], { cwd: root, encoding: 'utf8' });
   if (generated.status !== 0) {
-    return { status: 500, html: `<!DOCTYPE html><meta charset="utf-8"><title>Spec error</title><h1>The spec does not bundle</h1><pre>${escapeHtml(generated.stdout + generated.stderr)}</pre>` };
+    return {
+      status: 500,
+      html: `<!DOCTYPE html><meta charset="utf-8"><title>Spec error</title><h1>The spec does not bundle</h1><pre>${escapeHtml(generated.stdout + generated.stderr)}</pre>`,
+    };
   }
   // renderDocsHtml reads the regenerated bundle from disk on every call.
   const { renderDocsHtml } = await import('../packages/contract/src/docs.mjs');

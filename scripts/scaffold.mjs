@@ -30,7 +30,7 @@ async function main() {
   }
 
   // Check every stub can be written before touching any file.
-  stubs.forEach(({ entry }) => stubSource(entry));
+  for (const { entry } of stubs) stubSource(entry);
 
   for (const stub of stubs) {
     const file = join(operationsDir, `${stub.file}.ts`);
@@ -43,7 +43,9 @@ async function main() {
     const next = `${withImports(source, missingImports(source)).replace(/\n*$/, '\n')}${stubSource(stub.entry)}`;
     writeFileSync(file, next);
     const answer = stubSource(stub.entry).match(/status: (\d+)/)?.[1];
-    console.log(`scaffold: wrote a stub for ${stub.entry.operationId} (${stub.entry.method} ${stub.entry.path}) in ${show(file)}${created ? ' (new file)' : ''}; it answers ${answer} until implemented.`);
+    console.log(
+      `scaffold: wrote a stub for ${stub.entry.operationId} (${stub.entry.method} ${stub.entry.path}) in ${show(file)}${created ? ' (new file)' : ''}; it answers ${answer} until implemented.`,
+    );
   }
   writeFileSync(indexFile, wire(wiring, stubs));
   console.log(`scaffold: wired ${stubs.map((stub) => stub.entry.operationId).join(', ')} in ${show(indexFile)}.`);

@@ -97,7 +97,13 @@ function operationFunction(entry) {
 export function clientOperationsModule(table) {
   const functions = Object.values(table).map(operationFunction).join('\n\n');
   // Only the option types some function uses: an unused import does not compile.
-  const transportTypes = ['CallOptions', ...Object.values(headerOptions).map((known) => known.type).filter((type) => functions.includes(type)), 'Invoke'];
+  const transportTypes = [
+    'CallOptions',
+    ...Object.values(headerOptions)
+      .map((known) => known.type)
+      .filter((type) => functions.includes(type)),
+    'Invoke',
+  ];
   return `
 import type { Client } from 'openapi-fetch';
 import type { paths } from '@invoice-api/contract';

@@ -19,7 +19,9 @@ export function operationTable(spec) {
       if (operation === undefined) continue;
       const where = `${method.toUpperCase()} ${path} (${operation.operationId})`;
       const requirement = (operation.security ?? spec.security ?? [])[0] ?? {};
-      const statuses = Object.keys(operation.responses).map(Number).sort((a, b) => a - b);
+      const statuses = Object.keys(operation.responses)
+        .map(Number)
+        .sort((a, b) => a - b);
       const parameters = parametersOf(spec, pathItem, operation);
       table[operation.operationId] = {
         operationId: operation.operationId,
@@ -104,9 +106,7 @@ function queryParams(spec, parameters) {
  * declaration order: the client generator gives the ones it knows a call option of their own.
  */
 function headerParams(parameters) {
-  return parameters
-    .filter((parameter) => parameter.in === 'header')
-    .map((parameter) => ({ name: parameter.name, required: parameter.required === true }));
+  return parameters.filter((parameter) => parameter.in === 'header').map((parameter) => ({ name: parameter.name, required: parameter.required === true }));
 }
 
 /** Whether a JSON body is required, whether it must be an object, and its bounds; null without body. */
@@ -185,7 +185,11 @@ function withoutScalars(bounds) {
   if (node.additional !== undefined) node.additional = withoutScalars(node.additional);
   if (node.additional === undefined) delete node.additional;
   if (node.properties !== undefined) {
-    const properties = Object.fromEntries(Object.entries(node.properties).map(([name, value]) => [name, withoutScalars(value)]).filter(([, value]) => value !== undefined));
+    const properties = Object.fromEntries(
+      Object.entries(node.properties)
+        .map(([name, value]) => [name, withoutScalars(value)])
+        .filter(([, value]) => value !== undefined),
+    );
     if (Object.keys(properties).length > 0) node.properties = properties;
     else delete node.properties;
   }

@@ -77,7 +77,8 @@ export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '
   let stopping = false;
   // A Prism that dies after it started makes every later call fail with ECONNREFUSED; say why once.
   exit.then(({ code, signal }) => {
-    if (!stopping) process.stderr.write(`prism ${mode} exited unexpectedly (code ${code}, signal ${signal})\n--- last prism output ---\n${recent.join('\n')}\n`);
+    if (!stopping)
+      process.stderr.write(`prism ${mode} exited unexpectedly (code ${code}, signal ${signal})\n--- last prism output ---\n${recent.join('\n')}\n`);
   });
 
   async function stop() {
@@ -89,8 +90,11 @@ export function startPrism({ mode, upstream, dynamic = false, port = 0, host = '
     clearTimeout(killer);
   }
 
-  return ready.then((url) => ({ url, pid: child.pid, stop, exited: exit }), async (error) => {
-    await stop();
-    throw error;
-  });
+  return ready.then(
+    (url) => ({ url, pid: child.pid, stop, exited: exit }),
+    async (error) => {
+      await stop();
+      throw error;
+    },
+  );
 }

@@ -68,7 +68,7 @@ function openObjects(schema) {
 /** Removes custom formats and `x-` keywords from one schema tree, checking the description keeps the fact. */
 function standardOnly(schema, where) {
   if (Array.isArray(schema)) {
-    schema.forEach((entry, index) => standardOnly(entry, `${where}/${index}`));
+    for (const [index, entry] of schema.entries()) standardOnly(entry, `${where}/${index}`);
     return;
   }
   if (!isObject(schema)) return;
@@ -80,7 +80,8 @@ function standardOnly(schema, where) {
     delete schema.format;
   }
   for (const key of Object.keys(schema)) if (key.startsWith('x-')) delete schema[key];
-  for (const [key, value] of Object.entries(schema)) if (key !== 'examples' && key !== 'default' && key !== 'const' && key !== 'enum') standardOnly(value, `${where}/${key}`);
+  for (const [key, value] of Object.entries(schema))
+    if (key !== 'examples' && key !== 'default' && key !== 'const' && key !== 'enum') standardOnly(value, `${where}/${key}`);
 }
 
 /** Every schema object of the document outside `components.schemas` (parameters, headers, media types). */
@@ -120,6 +121,9 @@ export function publishedSpec(strict) {
 export function writePublishedSpec(strict, outDir) {
   const spec = publishedSpec(strict);
   writeFileSync(join(outDir, 'openapi.published.json'), `${JSON.stringify(spec, null, 2)}\n`);
-  writeFileSync(join(outDir, 'openapi.published.yaml'), `# GENERATED from openapi/ by scripts/generate.mjs (scripts/lib/published-spec.mjs). Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`);
+  writeFileSync(
+    join(outDir, 'openapi.published.yaml'),
+    `# GENERATED from openapi/ by scripts/generate.mjs (scripts/lib/published-spec.mjs). Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`,
+  );
   return spec;
 }

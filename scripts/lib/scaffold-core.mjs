@@ -14,7 +14,10 @@ export function namespaceOf(tag) {
 
 /** `Company Clients` -> `company-clients`: the file name (without `.ts`) of a new tag. */
 export function fileOf(tag) {
-  return tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** What index.ts imports and wires, or an error saying why scaffold cannot edit it safely. */
@@ -32,13 +35,16 @@ export function readWiring(indexSource) {
     }
     const wiring = wiringLine.exec(line);
     if (wiring) {
-      if (wiring[1] !== wiring[3]) throw new Error(`index.ts wires ${wiring[1]} to ${wiring[2]}.${wiring[3]}: scaffold expects \`operationId: file.operationId\``);
+      if (wiring[1] !== wiring[3])
+        throw new Error(`index.ts wires ${wiring[1]} to ${wiring[2]}.${wiring[3]}: scaffold expects \`operationId: file.operationId\``);
       wired.set(wiring[1], wiring[2]);
       lastWiringLine = index;
     }
   });
   if (lastImportLine < 0 || lastWiringLine < 0) {
-    throw new Error("index.ts has no `import * as x from './x.js'` line or no `operationId: x.operationId,` line in createHandlers(): scaffold cannot wire a new handler safely");
+    throw new Error(
+      "index.ts has no `import * as x from './x.js'` line or no `operationId: x.operationId,` line in createHandlers(): scaffold cannot wire a new handler safely",
+    );
   }
   return { lines, imports, wired, lastImportLine, lastWiringLine };
 }
@@ -107,12 +113,18 @@ export function missingImports(fileSource) {
 export function withImports(fileSource, imports) {
   if (imports.length === 0) return fileSource;
   const lines = fileSource.split('\n');
-  const firstCode = lines.findIndex((line) => line !== '' && !line.startsWith('//') && !line.startsWith('import') && !/^\s/.test(line) && !line.startsWith('}'));
+  const firstCode = lines.findIndex(
+    (line) => line !== '' && !line.startsWith('//') && !line.startsWith('import') && !/^\s/.test(line) && !line.startsWith('}'),
+  );
   const head = firstCode < 0 ? lines.length : firstCode;
   // An import statement ends on the line with `from '...';` (or is `import '...';`).
   let insertAt = -1;
   for (let index = 0; index < head; index += 1) if (/(from '[^']+'|^import '[^']+');$/.test(lines[index])) insertAt = index + 1;
-  if (insertAt < 0) insertAt = Math.max(0, lines.findIndex((line) => !line.startsWith('//')));
+  if (insertAt < 0)
+    insertAt = Math.max(
+      0,
+      lines.findIndex((line) => !line.startsWith('//')),
+    );
   lines.splice(insertAt, 0, ...imports);
   return lines.join('\n');
 }
@@ -127,7 +139,11 @@ import type { RequestContext } from '../context.js';
 /** index.ts with an import for each new tag file and one wiring line per stub. */
 export function wire(wiring, stubs) {
   const lines = [...wiring.lines];
-  const newImports = [...new Map(stubs.filter((stub) => !wiring.imports.has(stub.namespace)).map((stub) => [stub.namespace, `import * as ${stub.namespace} from './${stub.file}.js';`])).values()];
+  const newImports = [
+    ...new Map(
+      stubs.filter((stub) => !wiring.imports.has(stub.namespace)).map((stub) => [stub.namespace, `import * as ${stub.namespace} from './${stub.file}.js';`]),
+    ).values(),
+  ];
   const newWiring = stubs.map((stub) => `    ${stub.entry.operationId}: ${stub.namespace}.${stub.entry.operationId},`);
   // Wiring lines first: they sit below the imports, so the import index stays valid.
   lines.splice(wiring.lastWiringLine + 1, 0, ...newWiring);

@@ -109,7 +109,11 @@ function fieldRule(schemas, name, valueRules) {
 
 /** The facts of each value type the service checks values with. */
 function valueTypes(schemas) {
-  const schema = (type) => named(schemas, Object.keys(valueTypeBySchema).find((name) => valueTypeBySchema[name] === type));
+  const schema = (type) =>
+    named(
+      schemas,
+      Object.keys(valueTypeBySchema).find((name) => valueTypeBySchema[name] === type),
+    );
   const facts = (type, keys) => bounds(schema(type), keys, `the ${type} value schema`);
   const text = (type, key) => {
     const value = schema(type)[key];

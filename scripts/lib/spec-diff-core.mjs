@@ -25,7 +25,10 @@ function resolver(document) {
     for (let depth = 0; isObject(current) && typeof current.$ref === 'string' && depth < 50; depth += 1) {
       refs.push(current.$ref);
       if (!current.$ref.startsWith('#/')) throw new Error(`spec:diff: only internal $refs are supported (bundle first): ${current.$ref}`);
-      current = current.$ref.slice(2).split('/').reduce((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+      current = current.$ref
+        .slice(2)
+        .split('/')
+        .reduce((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
     }
     return { value: current, ref: refs[refs.length - 1] };
   };
@@ -80,7 +83,6 @@ class SchemaComparer {
   }
 
   compareResolved(base, head, path, direction) {
-
     this.compareTypes(base, head, path, direction);
     this.compareEnums(base, head, path, direction);
     if (direction === 'request') this.compareConstraints(base, head, path);
@@ -109,7 +111,10 @@ class SchemaComparer {
     const describe = (types) => (types ? [...types].join(' | ') : 'any');
     // Requests: the new type must accept every value the old one did. Responses: every value it
     // can send must be one the old type promised.
-    const breaking = direction === 'request' ? headTypes !== undefined && (baseTypes === undefined || !covers(headTypes, baseTypes)) : baseTypes !== undefined && (headTypes === undefined || !covers(baseTypes, headTypes));
+    const breaking =
+      direction === 'request'
+        ? headTypes !== undefined && (baseTypes === undefined || !covers(headTypes, baseTypes))
+        : baseTypes !== undefined && (headTypes === undefined || !covers(baseTypes, headTypes));
     if (breaking) this.report(join(path, 'type'), 'type-changed', `type changed from ${describe(baseTypes)} to ${describe(headTypes)}`);
   }
 
@@ -119,7 +124,8 @@ class SchemaComparer {
     if (direction === 'request' && headValues !== undefined) {
       const removed = baseValues === undefined ? undefined : baseValues.filter((value) => !headValues.some((other) => same(value, other)));
       if (baseValues === undefined) this.report(join(path, 'enum'), 'enum-narrowed', `now limited to ${JSON.stringify(headValues)}`);
-      else if (removed.length > 0) this.report(join(path, 'enum'), 'enum-narrowed', `no longer accepts ${removed.map((value) => JSON.stringify(value)).join(', ')}`);
+      else if (removed.length > 0)
+        this.report(join(path, 'enum'), 'enum-narrowed', `no longer accepts ${removed.map((value) => JSON.stringify(value)).join(', ')}`);
     }
     // `x-extensible-enum: true` declares that the list grows and that clients handle an unknown value
     // (an error code by its HTTP status): a value added to such an enum is not a break. The marker is
@@ -127,7 +133,12 @@ class SchemaComparer {
     if (direction === 'response' && baseValues !== undefined && head['x-extensible-enum'] !== true) {
       const added = headValues === undefined ? undefined : headValues.filter((value) => !baseValues.some((other) => same(value, other)));
       if (headValues === undefined) this.report(join(path, 'enum'), 'enum-widened-in-response', `was limited to ${JSON.stringify(baseValues)}, now any value`);
-      else if (added.length > 0) this.report(join(path, 'enum'), 'enum-widened-in-response', `may now answer ${added.map((value) => JSON.stringify(value)).join(', ')}, which clients were not promised`);
+      else if (added.length > 0)
+        this.report(
+          join(path, 'enum'),
+          'enum-widened-in-response',
+          `may now answer ${added.map((value) => JSON.stringify(value)).join(', ')}, which clients were not promised`,
+        );
     }
   }
 
@@ -164,12 +175,15 @@ class SchemaComparer {
         continue;
       }
       this.compare(schema, headProperties[name], at, direction);
-      if (direction === 'request' && !baseRequired.has(name) && headRequired.has(name)) this.report(at, 'field-now-required', `field \`${name}\` became required`);
-      if (direction === 'response' && baseRequired.has(name) && !headRequired.has(name)) this.report(at, 'field-now-optional-in-response', `field \`${name}\` may now be missing from the answer`);
+      if (direction === 'request' && !baseRequired.has(name) && headRequired.has(name))
+        this.report(at, 'field-now-required', `field \`${name}\` became required`);
+      if (direction === 'response' && baseRequired.has(name) && !headRequired.has(name))
+        this.report(at, 'field-now-optional-in-response', `field \`${name}\` may now be missing from the answer`);
     }
     if (direction === 'request') {
       for (const name of headRequired) {
-        if (!(name in baseProperties) && !baseRequired.has(name)) this.report(join(path, 'properties', name), 'new-required-field', `new required field \`${name}\``);
+        if (!(name in baseProperties) && !baseRequired.has(name))
+          this.report(join(path, 'properties', name), 'new-required-field', `new required field \`${name}\``);
       }
     }
     if (isObject(base.additionalProperties) && isObject(head.additionalProperties)) {
@@ -212,22 +226,35 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
     schemas.compare(parameter.schema, next.schema, join(where, 'schema'), 'request');
   }
   for (const [key, parameter] of headParameters) {
-    if (!baseParameters.has(key) && parameter.required) report(join(at, 'parameters', key), 'new-required-parameter', `new required ${parameter.in} parameter \`${parameter.name}\``);
+    if (!baseParameters.has(key) && parameter.required)
+      report(join(at, 'parameters', key), 'new-required-parameter', `new required ${parameter.in} parameter \`${parameter.name}\``);
   }
 
   const queryCount = (parameters) => [...parameters.values()].filter((parameter) => parameter.in === 'query').length;
   const newQuery = [...headParameters.values()].filter((parameter) => parameter.in === 'query');
   if (queryCount(baseParameters) === 0 && newQuery.length > 0 && newQuery.every((parameter) => !parameter.required)) {
-    report(join(at, 'parameters'), 'client-signature-changed', `the operation now takes query parameters: the generated client function gains a \`query\` argument before its options`);
+    report(
+      join(at, 'parameters'),
+      'client-signature-changed',
+      `the operation now takes query parameters: the generated client function gains a \`query\` argument before its options`,
+    );
   }
 
   const baseBody = resolveBase(baseOperation.requestBody).value;
   const headBody = resolveHead(headOperation.requestBody).value;
   if (isObject(baseBody) && !isObject(headBody)) {
-    report(join(at, 'requestBody'), 'request-body-removed', 'the operation no longer takes a request body: callers sending one, and the generated client function\'s `body` argument, break');
+    report(
+      join(at, 'requestBody'),
+      'request-body-removed',
+      "the operation no longer takes a request body: callers sending one, and the generated client function's `body` argument, break",
+    );
   }
   if (!isObject(baseBody) && isObject(headBody) && !headBody.required) {
-    report(join(at, 'requestBody'), 'client-signature-changed', 'the operation now takes a request body: the generated client function gains a `body` argument before its options');
+    report(
+      join(at, 'requestBody'),
+      'client-signature-changed',
+      'the operation now takes a request body: the generated client function gains a `body` argument before its options',
+    );
   }
   if (isObject(headBody)) {
     const where = join(at, 'requestBody');
@@ -293,7 +320,11 @@ export function findBreakingChanges(base, head) {
       }
       const [baseId, headId] = [baseItem[method].operationId, headOperation.operationId];
       if (baseId !== headId) {
-        report(join(at, method, 'operationId'), 'operation-id-changed', `operationId ${baseId} became ${headId}: every generated client call \`api.${baseId}(...)\` and the handler map key ${baseId} break`);
+        report(
+          join(at, method, 'operationId'),
+          'operation-id-changed',
+          `operationId ${baseId} became ${headId}: every generated client call \`api.${baseId}(...)\` and the handler map key ${baseId} break`,
+        );
       }
       compareOperation(context, join(at, method), baseItem, headItem, baseItem[method], headOperation);
     }

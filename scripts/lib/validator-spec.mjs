@@ -52,7 +52,7 @@ function tagProperty(schemas, node) {
 
 function annotate(schemas, node) {
   if (Array.isArray(node)) {
-    node.forEach((child) => annotate(schemas, child));
+    for (const child of node) annotate(schemas, child);
     return;
   }
   if (!isObject(node)) return;
@@ -60,7 +60,7 @@ function annotate(schemas, node) {
     const propertyName = tagProperty(schemas, node);
     if (propertyName !== undefined) node.discriminator = { propertyName };
   }
-  Object.values(node).forEach((child) => annotate(schemas, child));
+  for (const child of Object.values(node)) annotate(schemas, child);
 }
 
 /** @param {{components?: {schemas?: Record<string, unknown>}}} spec the bundled spec (not modified) */

@@ -17,7 +17,8 @@ const pool = new pg.Pool({
   max: Number(process.env['POOL_SIZE'] ?? 10),
   options: '-c TimeZone=UTC',
   types: {
-    getTypeParser: ((oid: number, format?: 'text' | 'binary') => typeParsers[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      typeParsers[oid] ?? pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
   },
 });
 

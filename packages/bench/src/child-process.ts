@@ -55,7 +55,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         clearTimeout(timer);
         resolve(found);
       } else if (!line.startsWith('{')) {
-        captured = (captured + line + '\n').slice(-20_000);
+        captured = `${captured + line}\n`.slice(-20_000);
       }
     });
     void exited.then((code) => {

@@ -16,7 +16,8 @@ function parseArguments(argv: readonly string[]): CliOptions {
   const options: CliOptions = { profile: 'full', output: undefined, dropDatabaseAfter: false, databaseName: undefined };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
-    if (argument === '--') continue; // `pnpm bench -- --quick` may pass the separator through
+    if (argument === '--')
+      continue; // `pnpm bench -- --quick` may pass the separator through
     else if (argument === '--quick') options.profile = 'quick';
     else if (argument === '--smoke') options.profile = 'smoke';
     else if (argument === '--full') options.profile = 'full';

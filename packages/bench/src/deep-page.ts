@@ -15,7 +15,10 @@ export function naiveDeepPage(accountId: number, offset: number): Statement {
 
 export function deferredJoinDeepPage(accountId: number, offset: number): Statement {
   return {
-    text: `select ${invoiceColumns.split(', ').map((column) => `i.${column}`).join(', ')}
+    text: `select ${invoiceColumns
+      .split(', ')
+      .map((column) => `i.${column}`)
+      .join(', ')}
            from (select id from invoices where account_id = $1 order by created_at desc, id desc limit 50 offset $2) page
            join invoices i on i.id = page.id
            order by i.created_at desc, i.id desc`,

@@ -23,7 +23,9 @@ export async function machineFacts(postgresUrl: string): Promise<MachineFacts> {
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   const version = await client.query<{ server_version: string }>('show server_version').finally(() => client.end());
-  const freeLine = command('free', ['-h'])?.split('\n').find((line) => line.startsWith('Mem:'));
+  const freeLine = command('free', ['-h'])
+    ?.split('\n')
+    .find((line) => line.startsWith('Mem:'));
   return {
     cores: command('nproc', []) ?? String(cpus().length),
     memory: freeLine === undefined ? `${(totalmem() / 2 ** 30).toFixed(0)} GiB` : `${freeLine.split(/\s+/)[1]} total (free -h)`,

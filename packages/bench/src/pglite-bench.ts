@@ -34,7 +34,9 @@ export async function benchPglite(profile: Profile, dataDir: string, devKeyFile:
     for (const scenario of scenarios) {
       log(`  PGlite raw SQL: ${scenario.name}`);
       const statements = await serviceSearchStatements(benchAccountId, scenario.body);
-      rawFigures.push(await runRawSqlOneSession((statement) => sql.query(statement.text, statement.values), [statements.page, statements.count], profile.pgliteMeasure));
+      rawFigures.push(
+        await runRawSqlOneSession((statement) => sql.query(statement.text, statement.values), [statements.page, statements.count], profile.pgliteMeasure),
+      );
     }
   } finally {
     await database.close();

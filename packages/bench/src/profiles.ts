@@ -48,9 +48,36 @@ function deepOffsetFor(invoices: number): number {
 }
 
 export const profiles: Readonly<Record<ProfileName, Profile>> = {
-  full: { name: 'full', postgres: dataset(1_000_000), pglite: dataset(200_000), measure: { seconds: 10 }, pgliteMeasure: { seconds: 3 }, pgliteAllScenarios: true, deepOffset: 900_000, connections: 10 },
-  quick: { name: 'quick', postgres: dataset(100_000), pglite: dataset(20_000), measure: { seconds: 2 }, pgliteMeasure: { requests: 10 }, pgliteAllScenarios: false, deepOffset: deepOffsetFor(100_000), connections: 10 },
-  smoke: { name: 'smoke', postgres: dataset(3_000), pglite: dataset(1_000), measure: { requests: 30 }, pgliteMeasure: { requests: 5 }, pgliteAllScenarios: false, deepOffset: deepOffsetFor(3_000), connections: 10 },
+  full: {
+    name: 'full',
+    postgres: dataset(1_000_000),
+    pglite: dataset(200_000),
+    measure: { seconds: 10 },
+    pgliteMeasure: { seconds: 3 },
+    pgliteAllScenarios: true,
+    deepOffset: 900_000,
+    connections: 10,
+  },
+  quick: {
+    name: 'quick',
+    postgres: dataset(100_000),
+    pglite: dataset(20_000),
+    measure: { seconds: 2 },
+    pgliteMeasure: { requests: 10 },
+    pgliteAllScenarios: false,
+    deepOffset: deepOffsetFor(100_000),
+    connections: 10,
+  },
+  smoke: {
+    name: 'smoke',
+    postgres: dataset(3_000),
+    pglite: dataset(1_000),
+    measure: { requests: 30 },
+    pgliteMeasure: { requests: 5 },
+    pgliteAllScenarios: false,
+    deepOffset: deepOffsetFor(3_000),
+    connections: 10,
+  },
 };
 
 export function describeMeasure(measure: Measure): string {

@@ -69,7 +69,11 @@ export async function medianLatency(url: string, statement: Statement, runs: num
  * The same loop on one in-process session (PGlite has exactly one): statements run back to back,
  * one iteration at a time.
  */
-export async function runRawSqlOneSession(execute: (statement: Statement) => Promise<unknown>, statements: readonly Statement[], measure: Measure): Promise<Figures> {
+export async function runRawSqlOneSession(
+  execute: (statement: Statement) => Promise<unknown>,
+  statements: readonly Statement[],
+  measure: Measure,
+): Promise<Figures> {
   for (const statement of statements) await execute(statement);
   const latencies: number[] = [];
   let errors = 0;

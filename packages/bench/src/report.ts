@@ -65,7 +65,23 @@ const yesNo = (met: boolean): string => (met ? 'yes' : 'NO');
 const figureCells = (figures: Figures): Cell[] => [figures.requestsPerSecond, figures.p50, figures.p99];
 
 function searchTable(rows: readonly SearchRow[]): string {
-  const headers = ['scenario', 'service req/s', 'p50 ms', 'p99 ms', 'raw SQL req/s', 'p50 ms', 'p99 ms', 'bare Node req/s', 'p50 ms', 'p99 ms', 'service/raw SQL', 'service/bare Node', 'limit', 'target met', 'errors'];
+  const headers = [
+    'scenario',
+    'service req/s',
+    'p50 ms',
+    'p99 ms',
+    'raw SQL req/s',
+    'p50 ms',
+    'p99 ms',
+    'bare Node req/s',
+    'p50 ms',
+    'p99 ms',
+    'service/raw SQL',
+    'service/bare Node',
+    'limit',
+    'target met',
+    'errors',
+  ];
   const body = rows.map((row): Cell[] => [
     row.scenario.name,
     ...figureCells(row.service),
@@ -124,7 +140,12 @@ export function renderReport(results: RunResults): string {
   }
   out.push('## Writes through the service (PostgreSQL)');
   out.push('');
-  out.push(markdownTable(['operation', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], [figuresRow('issue delivery (a different draft each)', results.issue), figuresRow('create invoice', results.createInvoice)]));
+  out.push(
+    markdownTable(
+      ['operation', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'],
+      [figuresRow('issue delivery (a different draft each)', results.issue), figuresRow('create invoice', results.createInvoice)],
+    ),
+  );
   out.push('');
   if (results.validation !== undefined) {
     const v = results.validation;
@@ -174,7 +195,11 @@ function targetRows(results: RunResults): Cell[][] {
     yesNo(searchMisses.length === 0),
   ]);
   for (const entry of results.latencies) {
-    rows.push([`${entry.name}: p50 <= ${entry.maxRatio.toFixed(2)}x ${entry.reference}`, `${formatNumber(entry.serviceP50)} ms vs ${formatNumber(entry.referenceP50)} ms`, yesNo(entry.serviceP50 <= entry.maxRatio * entry.referenceP50)]);
+    rows.push([
+      `${entry.name}: p50 <= ${entry.maxRatio.toFixed(2)}x ${entry.reference}`,
+      `${formatNumber(entry.serviceP50)} ms vs ${formatNumber(entry.referenceP50)} ms`,
+      yesNo(entry.serviceP50 <= entry.maxRatio * entry.referenceP50),
+    ]);
   }
   rows.push([
     'issue >= 500/s with p99 < 50 ms (PostgreSQL)',
@@ -189,7 +214,11 @@ function targetRows(results: RunResults): Cell[][] {
       ['response', results.validation.responseOff],
     ] as const) {
       if (figures === undefined) continue;
-      rows.push([`${side} validation's share (on vs only ${side} validation off)`, `${(results.validation.on.requestsPerSecond / figures.requestsPerSecond).toFixed(2)}x`, 'n/a']);
+      rows.push([
+        `${side} validation's share (on vs only ${side} validation off)`,
+        `${(results.validation.on.requestsPerSecond / figures.requestsPerSecond).toFixed(2)}x`,
+        'n/a',
+      ]);
     }
   }
   rows.push(['pnpm generate (--force) < 5 s', `${results.generateSeconds.toFixed(2)} s`, yesNo(results.generateSeconds < 5)]);

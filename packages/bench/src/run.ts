@@ -105,7 +105,13 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     for (const scenario of scenarios.filter((candidate) => candidate.broad)) {
       const serviceFigures = await searchOnce(service.url, token, scenario.body, 1, single);
       const { count } = await serviceSearchStatements(benchAccountId, scenario.body);
-      latencies.push({ name: `broad filter '${scenario.name}'`, serviceP50: serviceFigures.p50, reference: 'its raw count(*)', referenceP50: await medianLatency(url, count, 'requests' in single ? single.requests : 30), maxRatio: 1.2 });
+      latencies.push({
+        name: `broad filter '${scenario.name}'`,
+        serviceP50: serviceFigures.p50,
+        reference: 'its raw count(*)',
+        referenceP50: await medianLatency(url, count, 'requests' in single ? single.requests : 30),
+        maxRatio: 1.2,
+      });
     }
     const deep = await searchOnce(service.url, token, { offset: profile.deepOffset }, 1, single);
     latencies.push({
@@ -117,7 +123,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     });
     deepPagePlans = {
       naive: latencies[latencies.length - 1]!.referenceP50,
-      deferredJoin: await medianLatency(url, deferredJoinDeepPage(benchAccountId, profile.deepOffset), 'requests' in single ? Math.min(single.requests, 15) : 15),
+      deferredJoin: await medianLatency(
+        url,
+        deferredJoinDeepPage(benchAccountId, profile.deepOffset),
+        'requests' in single ? Math.min(single.requests, 15) : 15,
+      ),
     };
 
     log('writes: issue and create');

@@ -46,7 +46,11 @@ export async function benchSearches(scenarios: readonly SearchScenario[], option
     const statements = await serviceSearchStatements(benchAccountId, scenario.body);
     await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, warmUp);
     const service = await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, options.measure);
-    const rawSql = await runRawSql([statements.page, statements.count], { url: options.databaseUrl, connections: options.connections, measure: options.measure });
+    const rawSql = await runRawSql([statements.page, statements.count], {
+      url: options.databaseUrl,
+      connections: options.connections,
+      measure: options.measure,
+    });
     await searchOnce(options.bareUrl, options.token, scenario.body, options.connections, warmUp);
     const bareNode = await searchOnce(options.bareUrl, options.token, scenario.body, options.connections, options.measure);
     rows.push({ scenario, service, rawSql, bareNode });

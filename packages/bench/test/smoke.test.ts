@@ -14,7 +14,10 @@ const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
 /** The cells of the markdown table row whose first cell is `name`, or undefined. */
 function row(report: string, name: string): string[] | undefined {
   const line = report.split('\n').find((candidate) => candidate.startsWith(`| ${name} `));
-  return line?.split('|').slice(1, -1).map((cell) => cell.trim());
+  return line
+    ?.split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
 }
 
 const numeric = /^-?[\d,]+(\.\d+)?x?$/;

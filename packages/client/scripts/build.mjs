@@ -76,10 +76,14 @@ function listFiles(dir) {
 const generate = spawnSync(process.execPath, [join(repoRoot, 'scripts/generate.mjs')], { stdio: 'inherit' });
 if (generate.status !== 0) fail('`pnpm generate` failed');
 
-const parsed = ts.getParsedCommandLineOfConfigFile(join(clientDir, 'tsconfig.build.json'), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic]),
-});
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  join(clientDir, 'tsconfig.build.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => report([diagnostic]),
+  },
+);
 if (!parsed) fail('tsconfig.build.json could not be read');
 if (parsed.errors.length > 0) report(parsed.errors);
 

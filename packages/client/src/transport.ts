@@ -58,9 +58,7 @@ export interface CallIdSources {
 }
 
 /** What openapi-fetch answers, narrowed to the operation's documented bodies. */
-type RawResult<K extends OperationId> =
-  | { data: SuccessData<K>; error?: never; response: Response }
-  | { data?: never; error: ErrorData<K>; response: Response };
+type RawResult<K extends OperationId> = { data: SuccessData<K>; error?: never; response: Response } | { data?: never; error: ErrorData<K>; response: Response };
 
 /** Sends one attempt of an operation's request with the headers and signal the transport adds. */
 export type Send<K extends OperationId> = (init: { headers: Record<string, string>; signal?: AbortSignal }) => Promise<RawResult<K>>;

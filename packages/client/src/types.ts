@@ -21,11 +21,12 @@ export type ErrorData<K extends OperationId> = JsonContent<Responses<K>[ErrorSta
 export type SuccessEtag<K extends OperationId> = Responses<K>[SuccessStatus<K>] extends { headers: { ETag: string } } ? string : string | undefined;
 
 /** The JSON request body of an operation (`undefined` where the body is optional). */
-export type RequestBody<K extends OperationId> = Operation<K> extends { requestBody: { content: { 'application/json': infer Body } } }
-  ? Body
-  : Operation<K> extends { requestBody?: { content: { 'application/json': infer Body } } }
-    ? Body | undefined
-    : never;
+export type RequestBody<K extends OperationId> =
+  Operation<K> extends { requestBody: { content: { 'application/json': infer Body } } }
+    ? Body
+    : Operation<K> extends { requestBody?: { content: { 'application/json': infer Body } } }
+      ? Body | undefined
+      : never;
 
 /** The query parameters of an operation. */
 export type QueryParams<K extends OperationId> = NonNullable<Operation<K>['parameters']['query']>;

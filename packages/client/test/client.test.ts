@@ -6,9 +6,15 @@ import { errorBody, scriptedFetch } from './fake-fetch.js';
 const baseUrl = 'http://api.test';
 const page = { data: [], pagination: { total: 0, limit: 50, offset: 0, has_more: false } };
 const delivery = {
-  id: 7, delivery_nr: 'LS-000007', contact_id: 2, delivery_date: '2026-11-21', status: 'issued', total_amount: 10,
+  id: 7,
+  delivery_nr: 'LS-000007',
+  contact_id: 2,
+  delivery_date: '2026-11-21',
+  status: 'issued',
+  total_amount: 10,
   items: [{ id: 1, item_id: 3, quantity: 1, unit_price: 10, total: 10 }],
-  created_at: '2026-11-21T10:00:00.000Z', updated_at: '2026-11-21T10:00:00.000Z',
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: '2026-11-21T10:00:00.000Z',
 };
 const issueBody = { delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] };
 
@@ -123,7 +129,10 @@ describe('retries', () => {
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep } });
     const result = await api.searchInvoices({ limit: 3, order_by: 'amount' });
     expect(result.ok).toBe(true);
-    expect(fake.seen.map((r) => JSON.parse(r.body))).toEqual([{ limit: 3, order_by: 'amount' }, { limit: 3, order_by: 'amount' }]);
+    expect(fake.seen.map((r) => JSON.parse(r.body))).toEqual([
+      { limit: 3, order_by: 'amount' },
+      { limit: 3, order_by: 'amount' },
+    ]);
   });
 
   it('uses exponential backoff with full jitter when there is no Retry-After', async () => {
@@ -134,14 +143,22 @@ describe('retries', () => {
       { status: 200, body: { users: [] } },
     );
     const { delays, sleep } = recordingSleep();
-    const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 300, maxAttempts: 4 } });
+    const api = createApiClient({
+      baseUrl,
+      token: 't',
+      fetch: fake.fetch,
+      retry: { sleep, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 300, maxAttempts: 4 },
+    });
     await api.listUsers();
     // Windows 100, 200, then capped at 300; full jitter takes random() of each window.
     expect(delays).toEqual([50, 100, 150]);
   });
 
   it('retries a 503 whose body is not JSON (a gateway page), and returns the answer that follows', async () => {
-    const fake = scriptedFetch({ status: 503, body: '<html>maintenance</html>', headers: { 'Content-Type': 'text/html' } }, { status: 200, body: { users: [] } });
+    const fake = scriptedFetch(
+      { status: 503, body: '<html>maintenance</html>', headers: { 'Content-Type': 'text/html' } },
+      { status: 200, body: { users: [] } },
+    );
     const { sleep } = recordingSleep();
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep } });
     expect(await api.listUsers()).toMatchObject({ ok: true, attempts: 2 });
@@ -168,7 +185,10 @@ describe('retries', () => {
 
   it('reads an HTTP-date Retry-After against the injected clock', async () => {
     const now = Date.parse('2026-11-21T10:00:00Z');
-    const fake = scriptedFetch({ status: 503, body: errorBody('service_unavailable'), headers: { 'Retry-After': 'Sat, 21 Nov 2026 10:00:05 GMT' } }, { status: 200, body: { users: [] } });
+    const fake = scriptedFetch(
+      { status: 503, body: errorBody('service_unavailable'), headers: { 'Retry-After': 'Sat, 21 Nov 2026 10:00:05 GMT' } },
+      { status: 200, body: { users: [] } },
+    );
     const { delays, sleep } = recordingSleep();
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep, now: () => now, random: () => 0 } });
     await api.listUsers();
@@ -196,7 +216,17 @@ describe('retries', () => {
   });
 
   it('classifies operations from the spec: GETs and the read-scoped search are safe, writes are not (keyed writes are retried for their key, not for being safe)', () => {
-    const safe: OperationId[] = ['searchInvoices', 'getInvoice', 'listUsers', 'getUser', 'listCompanyClients', 'getCompanyClient', 'listDeliveries', 'getDelivery', 'getHealth'];
+    const safe: OperationId[] = [
+      'searchInvoices',
+      'getInvoice',
+      'listUsers',
+      'getUser',
+      'listCompanyClients',
+      'getCompanyClient',
+      'listDeliveries',
+      'getDelivery',
+      'getHealth',
+    ];
     const unsafe: OperationId[] = ['createInvoice', 'updateInvoice', 'createDelivery', 'updateDelivery', 'issueDelivery'];
     expect(safe.filter((id) => !isSafeOperation(id))).toEqual([]);
     expect(unsafe.filter((id) => isSafeOperation(id))).toEqual([]);

@@ -8,13 +8,28 @@ import { errorBody, networkFailure, scriptedFetch } from './fake-fetch.js';
 
 const baseUrl = 'http://api.test';
 const invoice = {
-  id: 5, invoice_number: 'INV-000005', client_id: 1, client_name: 'Acme', amount: 10, currency: 'CHF', status: 'draft',
-  due_date: '2026-12-31', description: null, created_at: '2026-11-21T10:00:00.000Z', updated_at: '2026-11-21T10:00:00.000Z',
+  id: 5,
+  invoice_number: 'INV-000005',
+  client_id: 1,
+  client_name: 'Acme',
+  amount: 10,
+  currency: 'CHF',
+  status: 'draft',
+  due_date: '2026-12-31',
+  description: null,
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: '2026-11-21T10:00:00.000Z',
 };
 const delivery = {
-  id: 7, delivery_nr: 'LS-000007', contact_id: 2, delivery_date: '2026-11-21', status: 'issued', total_amount: 10,
+  id: 7,
+  delivery_nr: 'LS-000007',
+  contact_id: 2,
+  delivery_date: '2026-11-21',
+  status: 'issued',
+  total_amount: 10,
   items: [{ id: 1, item_id: 3, quantity: 1, unit_price: 10, total: 10 }],
-  created_at: '2026-11-21T10:00:00.000Z', updated_at: '2026-11-21T10:00:00.000Z',
+  created_at: '2026-11-21T10:00:00.000Z',
+  updated_at: '2026-11-21T10:00:00.000Z',
 };
 const unavailable = { status: 503, body: errorBody('service_unavailable'), headers: { 'Retry-After': '1' } };
 
@@ -24,10 +39,25 @@ function recordingSleep() {
 }
 
 /** The three keyed writes, each with a body the fake answers and the success it answers. */
-const keyedWrites: Array<[OperationId, (api: ApiClient, key?: string) => Promise<{ ok: boolean; idempotencyKey: string | undefined; attempts: number }>, { status: number; body: unknown }]> = [
-  ['createInvoice', (api, key) => api.createInvoice({ client_id: 1, amount: 10, currency: 'CHF', due_date: '2026-12-31' }, key ? { idempotencyKey: key } : undefined), { status: 201, body: { invoice } }],
+const keyedWrites: Array<
+  [
+    OperationId,
+    (api: ApiClient, key?: string) => Promise<{ ok: boolean; idempotencyKey: string | undefined; attempts: number }>,
+    { status: number; body: unknown },
+  ]
+> = [
+  [
+    'createInvoice',
+    (api, key) => api.createInvoice({ client_id: 1, amount: 10, currency: 'CHF', due_date: '2026-12-31' }, key ? { idempotencyKey: key } : undefined),
+    { status: 201, body: { invoice } },
+  ],
   ['createDelivery', (api, key) => api.createDelivery({ contact_id: 2 }, key ? { idempotencyKey: key } : undefined), { status: 201, body: { delivery } }],
-  ['issueDelivery', (api, key) => api.issueDelivery({ delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] }, key ? { idempotencyKey: key } : undefined), { status: 200, body: delivery }],
+  [
+    'issueDelivery',
+    (api, key) =>
+      api.issueDelivery({ delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] }, key ? { idempotencyKey: key } : undefined),
+    { status: 200, body: delivery },
+  ],
 ];
 
 const keysSent = (fake: ReturnType<typeof scriptedFetch>) => fake.seen.map((request) => request.headers.get('idempotency-key'));
@@ -173,13 +203,17 @@ describe('network failures', () => {
     const fake = scriptedFetch(networkFailure, networkFailure);
     const { sleep } = recordingSleep();
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, retry: { sleep, maxAttempts: 2 }, idempotencyKey: () => 'k-1' });
-    const failure = await api.issueDelivery({ delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] }, { requestId: 'r-1' }).catch((error: unknown) => error);
+    const failure = await api
+      .issueDelivery({ delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] }, { requestId: 'r-1' })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NetworkError);
     const error = failure as NetworkError;
     expect(error.call).toEqual({ operationId: 'issueDelivery', requestId: 'r-1', idempotencyKey: 'k-1', attempts: 2 });
     expect(error).toMatchObject({ method: 'POST', url: 'http://api.test/2.0/delivery/issue' });
     expect(error.cause).toBeInstanceOf(TypeError);
-    expect(error.message).toBe("issueDelivery: no answer from POST http://api.test/2.0/delivery/issue after 2 attempts (fetch failed); request id r-1; resend with idempotencyKey 'k-1' to learn the outcome");
+    expect(error.message).toBe(
+      "issueDelivery: no answer from POST http://api.test/2.0/delivery/issue after 2 attempts (fetch failed); request id r-1; resend with idempotencyKey 'k-1' to learn the outcome",
+    );
   });
 
   it('does not retry an update after a network failure: without a key a second attempt could apply it twice', async () => {
@@ -208,7 +242,14 @@ describe('network failures', () => {
 
   it('does not take a TypeError thrown before any request (a failing getToken) for a network failure', async () => {
     const fake = scriptedFetch({ status: 200, body: { users: [] } });
-    const api = createApiClient({ baseUrl, getToken: () => { throw new TypeError('token store unavailable'); }, fetch: fake.fetch, retry: { sleep: async () => {} } });
+    const api = createApiClient({
+      baseUrl,
+      getToken: () => {
+        throw new TypeError('token store unavailable');
+      },
+      fetch: fake.fetch,
+      retry: { sleep: async () => {} },
+    });
     await expect(api.listUsers()).rejects.toThrow(/token store unavailable/);
     expect(fake.seen).toHaveLength(0);
   });

@@ -85,16 +85,29 @@ describe('the packed client, installed with npm in a project outside the workspa
     scratch = mkdtempSync(join(tmpdir(), 'client-tarball-'));
     process.stdout.write(`client tarball: scratch project ${scratch}\n`);
     mockStarting = startPrism({ mode: 'mock' });
-    mockStarting.then((started) => (mock = started), () => undefined);
+    mockStarting.then(
+      (started) => (mock = started),
+      () => undefined,
+    );
 
     const packDir = join(scratch, 'pack');
-    const packed = await passingStep('pack (the prepack script builds dist/)', 'npx', ['--yes', 'pnpm@10.34.9', '--filter', workspaceManifest.name, 'pack', '--pack-destination', packDir], repoRoot);
+    const packed = await passingStep(
+      'pack (the prepack script builds dist/)',
+      'npx',
+      ['--yes', 'pnpm@10.34.9', '--filter', workspaceManifest.name, 'pack', '--pack-destination', packDir],
+      repoRoot,
+    );
     const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
     if (tarballs.length !== 1) throw new Error(`expected one tarball in ${packDir}, found ${tarballs.join(', ') || 'none'}:\n${packed}`);
     tarball = join(packDir, tarballs[0]!);
     const listing = await passingStep('list the tarball', 'tar', ['-tzf', tarball], scratch);
-    tarballFiles = listing.trim().split('\n').map((path) => path.replace(/^package\//, ''));
-    packedManifest = JSON.parse(await passingStep('read the packed package.json', 'tar', ['-xzOf', tarball, 'package/package.json'], scratch)) as typeof packedManifest;
+    tarballFiles = listing
+      .trim()
+      .split('\n')
+      .map((path) => path.replace(/^package\//, ''));
+    packedManifest = JSON.parse(
+      await passingStep('read the packed package.json', 'tar', ['-xzOf', tarball, 'package/package.json'], scratch),
+    ) as typeof packedManifest;
 
     const project = join(scratch, 'consumer');
     cpSync(consumerSources, project, { recursive: true });
@@ -169,7 +182,16 @@ describe('the packed client, installed with npm in a project outside the workspa
     const project = join(scratch, 'consumer');
     const bundle = join(project, 'out-browser/app.js');
     process.stdout.write('client tarball: esbuild --bundle --platform=browser browser-main.ts\n');
-    const result = await build({ absWorkingDir: project, entryPoints: ['browser-main.ts'], outfile: bundle, bundle: true, platform: 'browser', format: 'esm', metafile: true, logLevel: 'silent' });
+    const result = await build({
+      absWorkingDir: project,
+      entryPoints: ['browser-main.ts'],
+      outfile: bundle,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
     // Only the consumer, the installed client and openapi-fetch went in, all from the scratch project.
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);

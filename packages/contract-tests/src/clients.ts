@@ -43,7 +43,9 @@ export async function clientFor(target: Target, caller: Caller = {}): Promise<Ap
 export async function rawRequest(target: Target, method: string, path: string, init: { token?: string; body?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  const response = await targetFetch(target)(new Request(new URL(path, target.baseUrl), { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) }));
+  const response = await targetFetch(target)(
+    new Request(new URL(path, target.baseUrl), { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) }),
+  );
   const text = await response.text();
   let body: unknown;
   try {

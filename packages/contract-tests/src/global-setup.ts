@@ -32,7 +32,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (needsService) await mintDevToken({ keyFile });
     // The service's port is picked first, so the proxy can start while the service seeds its data.
     const servicePort = needsService ? await freePort() : 0;
-    const started = <T extends RunningPrism | RunningService>(child: T): T => (running.push(child), child);
+    const started = <T extends RunningPrism | RunningService>(child: T): T => {
+      running.push(child);
+      return child;
+    };
     const [mock, service, proxy] = await Promise.all([
       names.includes('mock') ? startPrism({ mode: 'mock', spec }).then(started) : undefined,
       needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,

@@ -81,7 +81,12 @@ export async function startService({ keyFile, port: askedPort, timeoutMs = 240_0
   const recent: string[] = [];
   let exited = false;
   let loggedUrl: string | undefined;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.setEncoding('utf8');

@@ -23,7 +23,10 @@ declare module 'vitest' {
 
 /** The targets asked for by CONTRACT_TARGET, in a fixed order; throws on a name it does not know. */
 export function selectedTargetNames(value = process.env.CONTRACT_TARGET): TargetName[] {
-  const asked = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const asked = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (asked.length === 0) return [...targetNames];
   const unknown = asked.filter((name) => !(targetNames as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`CONTRACT_TARGET: unknown target(s) ${unknown.join(', ')}; use ${targetNames.join(', ')}`);

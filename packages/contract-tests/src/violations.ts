@@ -34,7 +34,9 @@ export function responseViolations(header: string | null): Violation[] {
   try {
     parsed = JSON.parse(start >= 0 ? header.slice(start) : header);
   } catch {
-    return /"location":\s*\[\s*"response"/.test(header) ? [{ location: ['response'], severity: 'Error', code: 'unreadable', message: header.slice(0, 500) }] : [];
+    return /"location":\s*\[\s*"response"/.test(header)
+      ? [{ location: ['response'], severity: 'Error', code: 'unreadable', message: header.slice(0, 500) }]
+      : [];
   }
   const list = Array.isArray(parsed) ? parsed.filter(isViolation) : [];
   return list.filter((violation) => violation.location[0] === 'response');

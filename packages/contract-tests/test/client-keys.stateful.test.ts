@@ -55,7 +55,11 @@ describe.each(statefulTargets())('$name: the client retries keyed writes safely'
     const draft = await expectOk(owner.createDelivery({ contact_id: client?.id ?? 0 }));
     const { api, keys, lost } = await clientLosingFirstAnswer(target);
 
-    const issued = await api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [{ item_id: 1, quantity: 2, unit_price: 3 }] });
+    const issued = await api.issueDelivery({
+      delivery_id: draft.delivery.id,
+      contact_id: draft.delivery.contact_id,
+      items: [{ item_id: 1, quantity: 2, unit_price: 3 }],
+    });
 
     expect(issued).toMatchObject({ ok: true, status: 200, attempts: 2, replayed: true, data: { id: draft.delivery.id, status: 'issued', total_amount: 6 } });
     expect(keys).toEqual([issued.idempotencyKey, issued.idempotencyKey]);

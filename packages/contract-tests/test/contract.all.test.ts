@@ -25,7 +25,20 @@ describe.each(targets)('$name: stateless contract', (target) => {
     expect(Array.isArray(data)).toBe(true);
     expect(data.length).toBeLessThanOrEqual(pagination.limit);
     expect(pagination.has_more).toBe(pagination.offset + data.length < pagination.total);
-    for (const invoice of data) expect(Object.keys(invoice).sort()).toEqual(['amount', 'client_id', 'client_name', 'created_at', 'currency', 'description', 'due_date', 'id', 'invoice_number', 'status', 'updated_at']);
+    for (const invoice of data)
+      expect(Object.keys(invoice).sort()).toEqual([
+        'amount',
+        'client_id',
+        'client_name',
+        'created_at',
+        'currency',
+        'description',
+        'due_date',
+        'id',
+        'invoice_number',
+        'status',
+        'updated_at',
+      ]);
   });
 
   it.each(securedOperations)('%s without a token is 401 unauthorized with WWW-Authenticate', async (operationId) => {

@@ -60,11 +60,14 @@ describe.each(statefulTargets())('$name: deliveries', (target) => {
     const api = await clientFor(target);
     const [client] = await companyClients(target);
     const draft = await expectOk(api.createDelivery({ contact_id: client?.id ?? 0 }));
-    const issue = (itemId: number) => api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [{ item_id: itemId, quantity: 1, unit_price: 1 }] });
+    const issue = (itemId: number) =>
+      api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [{ item_id: itemId, quantity: 1, unit_price: 1 }] });
     const answers = await Promise.all([1, 2, 3, 4, 5].map(issue));
     const winners = answers.filter((answer) => answer.ok);
     expect(winners).toHaveLength(1);
-    expect(answers.filter((answer) => !answer.ok).map((answer) => [answer.status, errorOf(answer).error])).toEqual(Array.from({ length: 4 }, () => [409, 'already_issued']));
+    expect(answers.filter((answer) => !answer.ok).map((answer) => [answer.status, errorOf(answer).error])).toEqual(
+      Array.from({ length: 4 }, () => [409, 'already_issued']),
+    );
     // The stored delivery is the winner's, whichever it was.
     const [winner] = winners;
     expect(await expectOk(api.getDelivery(draft.delivery.id))).toEqual({ delivery: winner?.data });
@@ -88,7 +91,11 @@ describe.each(statefulTargets())('$name: deliveries', (target) => {
     const empty = await api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [] });
     expect(empty.status).toBe(400);
     expect(errorOf(empty)).toMatchObject({ error: 'invalid_request', details: { field: 'items' } });
-    const zero = await api.issueDelivery({ delivery_id: draft.delivery.id, contact_id: draft.delivery.contact_id, items: [{ item_id: 1, quantity: 0, unit_price: 1 }] });
+    const zero = await api.issueDelivery({
+      delivery_id: draft.delivery.id,
+      contact_id: draft.delivery.contact_id,
+      items: [{ item_id: 1, quantity: 0, unit_price: 1 }],
+    });
     expect(zero.status).toBe(400);
     expect(errorOf(zero).details?.field).toMatch(/^items/);
     // Nothing was issued by the refused calls.

@@ -28,7 +28,10 @@ describe('mock: each documented answer on request', () => {
 
   it('answers the first example of a status asked for with Prefer: code alone', async () => {
     const api = await clientFor(mock);
-    const result = await api.issueDelivery({ delivery_id: 42, contact_id: 12, items: [{ item_id: 1, quantity: 1, unit_price: 1 }] }, { headers: { Prefer: 'code=404' } });
+    const result = await api.issueDelivery(
+      { delivery_id: 42, contact_id: 12, items: [{ item_id: 1, quantity: 1, unit_price: 1 }] },
+      { headers: { Prefer: 'code=404' } },
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.error).toBe('not_found');
   });

@@ -108,7 +108,13 @@ function validCall(operationId: OperationId, f: Fixtures): Call {
     issueDelivery: { delivery_id: f.draftDeliveryId, contact_id: f.clientId, items: validItems },
   };
   const body = bodies[operationId];
-  return { target: 'main', method: operation.method, path: pathOf(operation, ids), token: f.token, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+  return {
+    target: 'main',
+    method: operation.method,
+    path: pathOf(operation, ids),
+    token: f.token,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  };
 }
 
 /** The Idempotency-Key whose lock the test holds from outside the service. */
@@ -120,7 +126,11 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
   const valid = validCall(operationId, f);
   const operation = operationTable[operationId];
   const withBody = (body: Json): Call => ({ ...valid, body: JSON.stringify(body) });
-  const onPath = (ids: Record<string, number>, body?: Json): Call => ({ ...valid, path: pathOf(operation, ids), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const onPath = (ids: Record<string, number>, body?: Json): Call => ({
+    ...valid,
+    path: pathOf(operation, ids),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   switch (name) {
     case 'MissingToken':
       return { ...valid, token: null };
@@ -194,9 +204,7 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
       // The first keyed request succeeds and is stored; the same key with another body is refused.
       const key = `reused-${operationId}`;
       const first: Call =
-        operationId === 'issueDelivery'
-          ? withBody({ delivery_id: f.spareDraftDeliveryId, contact_id: f.clientId, items: validItems })
-          : valid;
+        operationId === 'issueDelivery' ? withBody({ delivery_id: f.spareDraftDeliveryId, contact_id: f.clientId, items: validItems }) : valid;
       const firstBody = JSON.parse(first.body ?? '{}') as Json;
       const otherDate = operationId === 'createInvoice' ? { due_date: '2026-12-02' } : { delivery_date: '2026-12-02' };
       return { ...withBody({ ...firstBody, ...otherDate }), before: [{ ...first, headers: { 'Idempotency-Key': key } }], headers: { 'Idempotency-Key': key } };
@@ -206,7 +214,8 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
       return { ...valid, target: 'faulty', headers: { 'Idempotency-Key': heldKey } };
     case 'InvoicePreconditionFailed':
     case 'DeliveryPreconditionFailed':
-      if (operationId === 'updateInvoice') return { ...onPath({ invoice_id: Number(f.draftInvoice.id) }, { description: 'stale' }), headers: { 'If-Match': '"1-999999"' } };
+      if (operationId === 'updateInvoice')
+        return { ...onPath({ invoice_id: Number(f.draftInvoice.id) }, { description: 'stale' }), headers: { 'If-Match': '"1-999999"' } };
       return { ...onPath({ delivery_id: f.draftDeliveryId }, { delivery_date: '2026-12-03' }), headers: { 'If-Match': '"1-999999"' } };
     case 'WrongValueType':
       return withBody({ criteria: [{ field: 'due_date', operator: '=', value: 'tomorrow' }] });
@@ -345,7 +354,8 @@ describe('every named error example is what the service answers', () => {
 
   describe('with the tables gone', () => {
     beforeAll(async () => {
-      for (const table of ['invoices', 'deliveries', 'delivery_items', 'users', 'company_clients']) await postgres!.query(`alter table ${table} rename to ${table}_gone`);
+      for (const table of ['invoices', 'deliveries', 'delivery_items', 'users', 'company_clients'])
+        await postgres!.query(`alter table ${table} rename to ${table}_gone`);
     });
     it.each(byTarget('faulty', ['InternalError']).map(caseName))('%s', async (_name, example) => check(example));
   });
@@ -367,10 +377,14 @@ describe('success examples show what the service computes', () => {
     service = await startService({ keyFile });
     const url = service.url;
     call = async (method, path, body) => {
-      const response = await fetch(new URL(path, url), { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(new URL(path, url), {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await response.json()) as Json;
     };
-    const clients = await (await fetch(new URL('/api/v1/company_clients', url), { headers: { authorization: `Bearer ${token}` } })).json() as Json;
+    const clients = (await (await fetch(new URL('/api/v1/company_clients', url), { headers: { authorization: `Bearer ${token}` } })).json()) as Json;
     clientId = Number((clients.company_clients as Json[])[0]!.id);
   }, 300_000);
   afterAll(() => service?.stop());

@@ -48,7 +48,11 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
   ])('search: %s is 400 invalid_request naming %s', async (_label, body, field) => {
     // Sent raw: the typed client does not let most of these bodies compile.
     const token = await tokenFor(target);
-    const result = await rawRequest(target, 'POST', '/api/v1/invoices/search', { token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const result = await rawRequest(target, 'POST', '/api/v1/invoices/search', {
+      token,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(result.status).toBe(400);
     expect(result.body).toMatchObject({ error: 'invalid_request', details: { field, issue: expect.any(String) } });
   });
@@ -64,7 +68,13 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
   it('create, read, search by its own timestamp, update; then the locks and transitions answer 409', async () => {
     const api = await clientFor(target);
     const [client] = await companyClients(target);
-    const created = await api.createInvoice({ client_id: client?.id ?? 0, amount: 19.99, currency: 'CHF', due_date: '2027-01-31', description: 'Contract suite' });
+    const created = await api.createInvoice({
+      client_id: client?.id ?? 0,
+      amount: 19.99,
+      currency: 'CHF',
+      due_date: '2027-01-31',
+      description: 'Contract suite',
+    });
     expect(created.status).toBe(201);
     const { invoice } = await expectOk(created);
     expect(created.response.headers.get('Location')).toBe(`/api/v1/invoices/${invoice.id}`);
@@ -72,7 +82,14 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
     expect(invoice.invoice_number).toMatch(/^INV-\d{6,}$/);
     expect(await expectOk(api.getInvoice(invoice.id))).toEqual({ invoice });
 
-    const found = await expectOk(api.searchInvoices({ criteria: [{ field: 'created_at', operator: '=', value: invoice.created_at }, { field: 'invoice_number', operator: '=', value: invoice.invoice_number }] }));
+    const found = await expectOk(
+      api.searchInvoices({
+        criteria: [
+          { field: 'created_at', operator: '=', value: invoice.created_at },
+          { field: 'invoice_number', operator: '=', value: invoice.invoice_number },
+        ],
+      }),
+    );
     expect(found.data).toEqual([invoice]);
 
     const edited = await expectOk(api.updateInvoice(invoice.id, { amount: 20.5, description: 'Edited' }));
@@ -86,14 +103,24 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
     expect([backwards.status, errorOf(backwards).error]).toEqual([409, 'invalid_transition']);
     expect(await expectOk(api.getInvoice(invoice.id))).toEqual(sent);
 
-    const duplicate = await api.createInvoice({ client_id: client?.id ?? 0, amount: 1, currency: 'CHF', due_date: '2027-01-31', invoice_number: invoice.invoice_number });
+    const duplicate = await api.createInvoice({
+      client_id: client?.id ?? 0,
+      amount: 1,
+      currency: 'CHF',
+      due_date: '2027-01-31',
+      invoice_number: invoice.invoice_number,
+    });
     expect(duplicate.status).toBe(409);
     expect(errorOf(duplicate)).toMatchObject({ error: 'conflict', details: { field: 'invoice_number' } });
   });
 
   it('create: a missing amount or an unknown client is 400 naming the field; null in an update is 400', async () => {
     const token = await tokenFor(target);
-    const missing = await rawRequest(target, 'POST', '/api/v1/invoices', { token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_id: 1, currency: 'CHF', due_date: '2027-01-31' }) });
+    const missing = await rawRequest(target, 'POST', '/api/v1/invoices', {
+      token,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_id: 1, currency: 'CHF', due_date: '2027-01-31' }),
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: 'invalid_request', details: { field: 'amount' } });
 
@@ -103,7 +130,11 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
     expect(unknownClient.status).toBe(400);
     expect(errorOf(unknownClient)).toMatchObject({ error: 'invalid_request', details: { field: 'client_id' } });
 
-    const nulled = await rawRequest(target, 'PATCH', '/api/v1/invoices/1', { token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ description: null }) });
+    const nulled = await rawRequest(target, 'PATCH', '/api/v1/invoices/1', {
+      token,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ description: null }),
+    });
     expect(nulled.status).toBe(400);
     expect(nulled.body).toMatchObject({ error: 'invalid_request', details: { field: 'description' } });
   });
@@ -114,7 +145,12 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
     const { data } = await expectOk(owner.searchInvoices({ limit: 1 }));
     const { users } = await expectOk(owner.listUsers());
     const [client] = await companyClients(target, 1);
-    const answers = [await stranger.getInvoice(data[0]?.id ?? 0), await stranger.getUser(users[0]?.id ?? 0), await stranger.getCompanyClient(client?.id ?? 0), await owner.getInvoice(2_000_000_000)];
+    const answers = [
+      await stranger.getInvoice(data[0]?.id ?? 0),
+      await stranger.getUser(users[0]?.id ?? 0),
+      await stranger.getCompanyClient(client?.id ?? 0),
+      await owner.getInvoice(2_000_000_000),
+    ];
     expect(answers.map((answer) => [answer.status, errorOf(answer).error])).toEqual(Array.from({ length: 4 }, () => [404, 'not_found']));
     const strangersUsers = (await expectOk(stranger.listUsers())).users.map((user) => user.id);
     expect(strangersUsers.some((id) => users.some((user) => user.id === id))).toBe(false);

@@ -54,7 +54,11 @@ describe.each(statefulTargets())('$name: protocol', (target) => {
 
   it('a path id that is not a positive integer is 400 naming the parameter', async () => {
     const token = await tokenFor(target);
-    for (const [path, field] of [['/api/v1/invoices/abc', 'invoice_id'], ['/2.0/delivery/0', 'delivery_id'], ['/api/v1/users/-3', 'user_id']] as const) {
+    for (const [path, field] of [
+      ['/api/v1/invoices/abc', 'invoice_id'],
+      ['/2.0/delivery/0', 'delivery_id'],
+      ['/api/v1/users/-3', 'user_id'],
+    ] as const) {
       const result = await rawRequest(target, 'GET', path, { token });
       expect([path, result.status]).toEqual([path, 400]);
       expect(result.body).toMatchObject({ error: 'invalid_request', details: { field } });

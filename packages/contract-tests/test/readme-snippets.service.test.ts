@@ -29,7 +29,7 @@ const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 /** The README's fenced blocks in `language`, in order. */
 function blocks(language: 'sh' | 'ts'): string[] {
-  return [...readme.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]!);
+  return [...readme.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
 }
 
 function blockWith(language: 'sh' | 'ts', marker: string): string {
@@ -84,7 +84,9 @@ describe("the README's snippets", () => {
   });
 
   it('every token option does what its comment says', async () => {
-    const lines = blockWith('sh', '--ttl -60').split('\n').filter((line) => line.startsWith('pnpm --silent token'));
+    const lines = blockWith('sh', '--ttl -60')
+      .split('\n')
+      .filter((line) => line.startsWith('pnpm --silent token'));
     expect(lines).toHaveLength(4);
     const claims: Claims[] = [];
     for (const line of lines) {

@@ -55,14 +55,24 @@ const invalid: Case[] = [
   { name: 'an unknown field', body: criteria(['client_name', '=', 'Muster AG']), status: 400, field: 'client_name' },
   { name: 'an unknown operator', body: criteria(['amount', '~', 1]), status: 400, field: 'amount' },
   { name: 'a criterion without field', body: { criteria: [{ operator: '=', value: 1 }] }, status: 400, field: 'criteria[0].field' },
-  { name: 'a criterion with an extra property', body: { criteria: [{ field: 'amount', operator: '=', value: 1, negate: true }] }, status: 400, field: 'amount' },
+  {
+    name: 'a criterion with an extra property',
+    body: { criteria: [{ field: 'amount', operator: '=', value: 1, negate: true }] },
+    status: 400,
+    field: 'amount',
+  },
   { name: 'a string for an integer', body: criteria(['client_id', '=', '7']), status: 400, field: 'client_id' },
   { name: 'a decimal for an integer', body: criteria(['client_id', '>', 1.5]), status: 400, field: 'client_id' },
   { name: 'a decimal written as a string', body: criteria(['amount', '>=', '12.50']), status: 400, field: 'amount' },
   { name: 'a decimal with a comma', body: criteria(['amount', '<', '12,5']), status: 400, field: 'amount' },
   { name: 'an array for a scalar operator', body: criteria(['amount', '=', [1]]), status: 400, field: 'amount' },
   { name: 'an empty in list', body: criteria(['client_id', 'in', []]), status: 400, field: 'client_id' },
-  { name: 'an in list of 1001 values', body: criteria(['client_id', 'in', Array.from({ length: 1001 }, (_, index) => index + 1)]), status: 400, field: 'client_id' },
+  {
+    name: 'an in list of 1001 values',
+    body: criteria(['client_id', 'in', Array.from({ length: 1001 }, (_, index) => index + 1)]),
+    status: 400,
+    field: 'client_id',
+  },
   { name: 'an in list with a value of the wrong type', body: criteria(['status', 'in', ['paid', 'open']]), status: 400, field: 'status' },
   { name: 'a scalar for in', body: criteria(['currency', 'in', 'CHF']), status: 400, field: 'currency' },
   { name: 'between with one value', body: criteria(['amount', 'between', [1]]), status: 400, field: 'amount' },
@@ -86,7 +96,12 @@ const invalid: Case[] = [
   { name: 'an unknown sort field', body: { order_by: 'description' }, status: 400, field: 'order_by' },
   { name: 'an unknown direction', body: { order_direction: 'up' }, status: 400, field: 'order_direction' },
   { name: 'an unknown property', body: { page: 2 }, status: 400, field: 'page' },
-  { name: '21 criteria', body: criteria(...Array.from({ length: 21 }, () => ['status', '=', 'paid'] as [string, string, unknown])), status: 400, field: 'criteria' },
+  {
+    name: '21 criteria',
+    body: criteria(...Array.from({ length: 21 }, () => ['status', '=', 'paid'] as [string, string, unknown])),
+    status: 400,
+    field: 'criteria',
+  },
 ];
 
 const valid: Case[] = [
@@ -102,12 +117,26 @@ const valid: Case[] = [
   { name: 'invoice_number like', body: criteria(['invoice_number', 'like', 'INV-%_']), status: 200 },
   { name: 'description of 1000 characters', body: criteria(['description', '=', 'x'.repeat(1000)]), status: 200 },
   { name: 'a like of 200 characters', body: criteria(['description', 'like', 'x'.repeat(200)]), status: 200 },
-  { name: '20 criteria with every option', body: { limit: 1000, offset: 2147483647, order_by: 'client_name', order_direction: 'asc', ...criteria(...Array.from({ length: 20 }, () => ['status', '=', 'paid'] as [string, string, unknown])) }, status: 200 },
+  {
+    name: '20 criteria with every option',
+    body: {
+      limit: 1000,
+      offset: 2147483647,
+      order_by: 'client_name',
+      order_direction: 'asc',
+      ...criteria(...Array.from({ length: 20 }, () => ['status', '=', 'paid'] as [string, string, unknown])),
+    },
+    status: 200,
+  },
 ];
 
 describe.each(targets)('$name: search bodies get the same status from the mock and the service', (target) => {
   const send = async (body: unknown) =>
-    rawRequest(target, 'POST', '/api/v1/invoices/search', { token: await tokenFor(target), body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    rawRequest(target, 'POST', '/api/v1/invoices/search', {
+      token: await tokenFor(target),
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    });
 
   it('the table holds at least 30 invalid and 10 valid bodies', () => {
     expect(invalid.length).toBeGreaterThanOrEqual(30);

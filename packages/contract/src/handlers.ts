@@ -16,9 +16,13 @@ type RequestBodyOf<O> = O extends { requestBody: { content: { 'application/json'
     : undefined;
 
 type ParametersOf<O, Where extends 'path' | 'query'> = O extends { parameters: { [P in Where]: infer Params } }
-  ? Params extends undefined ? Record<string, never> : Params
+  ? Params extends undefined
+    ? Record<string, never>
+    : Params
   : O extends { parameters: { [P in Where]?: infer Params } }
-    ? [Params] extends [never] | [undefined] ? Record<string, never> : NonNullable<Params>
+    ? [Params] extends [never] | [undefined]
+      ? Record<string, never>
+      : NonNullable<Params>
     : Record<string, never>;
 
 /**

@@ -19,7 +19,11 @@ type Media = { schema: unknown; examples?: Record<string, { $ref?: string; value
 
 function collectExamples(): Array<{ where: string; schema: unknown; value: unknown }> {
   const found: Array<{ where: string; schema: unknown; value: unknown }> = [];
-  const resolve = (ref: string): unknown => ref.split('/').slice(1).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
+  const resolve = (ref: string): unknown =>
+    ref
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
   const visitMedia = (where: string, media: Media): void => {
     for (const [name, example] of Object.entries(media.examples ?? {})) {
       const value = example.$ref ? (resolve(example.$ref) as { value: unknown }).value : example.value;

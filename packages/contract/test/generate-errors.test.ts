@@ -32,7 +32,11 @@ describe('scripts/generate.mjs on a spec that does not bundle', () => {
     expect(broken, 'the edit changed nothing').not.toBe(spec);
     writeFileSync(rootFile, broken);
 
-    const result = spawnSync(process.execPath, ['scripts/generate.mjs', '--force', '--out', join(dir, 'out')], { cwd: dir, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+    const result = spawnSync(process.execPath, ['scripts/generate.mjs', '--force', '--out', join(dir, 'out')], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    });
     const output = result.stdout + result.stderr;
     expect(result.status).toBe(1);
     // Redocly's own explanation: the file and line, and the reference it could not resolve.

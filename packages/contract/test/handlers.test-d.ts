@@ -82,7 +82,11 @@ export const incompleteMap: HandlerMap<Ctx> = { getInvoice };
 expectTypeOf<HandlerResponse<'issueDelivery'>['status']>().toEqualTypeOf<200 | 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503>();
 // A header the spec does not declare on an answer is not the handler's to set.
 // @ts-expect-error issueDelivery's 200 declares no ETag.
-export const issueWithETag: Handler<'issueDelivery', Ctx> = async () => ({ status: 200, headers: { ETag: '"1-1"' }, body: {} as HandlerResponse<'issueDelivery'> extends { status: 200; body: infer B } ? B : never });
+export const issueWithETag: Handler<'issueDelivery', Ctx> = async () => ({
+  status: 200,
+  headers: { ETag: '"1-1"' },
+  body: {} as HandlerResponse<'issueDelivery'> extends { status: 200; body: infer B } ? B : never,
+});
 
 // The client side: openapi-fetch over the generated `paths`.
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010' });

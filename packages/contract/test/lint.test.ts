@@ -39,16 +39,65 @@ describe('lint', () => {
   });
 
   it.each([
-    ['an operationId not in camelCase', 'paths/api_v1_users.yaml', (s: string) => s.replace('operationId: listUsers', 'operationId: list_users'), 'rule/operation-id-camel-case'],
-    ['a request body that accepts unknown properties', 'components/schemas/DeliveryIssue.yaml', (s: string) => s.replace('additionalProperties: false\n', ''), 'rule/request-bodies-are-closed'],
-    ['a secured operation without a 429 answer', 'paths/api_v1_users.yaml', (s: string) => s.replace(/ {4}'429':\n {6}\$ref: [^\n]+\n/, ''), 'rule/secured-operation-errors'],
-    ['an operation without security', 'paths/api_v1_users.yaml', (s: string) => s.replace(/ {2}security:\n {4}- oauth2: \['users:read'\]\n/, ''), 'rule/secured-operation-declares-scope'],
-    ['an error answer written inline', 'paths/api_v1_users.yaml', (s: string) => s.replace("$ref: ../components/responses/ListBadRequest.yaml", "description: gone\n      headers:\n        X-Request-Id:\n          $ref: ../components/headers/X-Request-Id.yaml\n      content:\n        application/json:\n          schema:\n            $ref: ../components/schemas/Error.yaml").replace("$ref: ../components/responses/ListUsersForbidden.yaml", "description: no\n      headers:\n        X-Request-Id:\n          $ref: ../components/headers/X-Request-Id.yaml\n        WWW-Authenticate:\n          $ref: ../components/headers/WWW-Authenticate.yaml\n      content:\n        application/json:\n          schema:\n            $ref: ../components/schemas/Error.yaml"), 'rule/error-responses-use-error-schema'],
-    ['a shared error response with another schema', 'components/responses/InvoiceNotFound.yaml', (s: string) => s.replace('Error.yaml', 'Health.yaml'), 'rule/shared-error-response-schema'],
-    ['an example that violates its schema', 'components/examples/DraftDelivery.yaml', (s: string) => s.replace('status: draft', 'status: shipped'), 'no-invalid-media-type-examples'],
+    [
+      'an operationId not in camelCase',
+      'paths/api_v1_users.yaml',
+      (s: string) => s.replace('operationId: listUsers', 'operationId: list_users'),
+      'rule/operation-id-camel-case',
+    ],
+    [
+      'a request body that accepts unknown properties',
+      'components/schemas/DeliveryIssue.yaml',
+      (s: string) => s.replace('additionalProperties: false\n', ''),
+      'rule/request-bodies-are-closed',
+    ],
+    [
+      'a secured operation without a 429 answer',
+      'paths/api_v1_users.yaml',
+      (s: string) => s.replace(/ {4}'429':\n {6}\$ref: [^\n]+\n/, ''),
+      'rule/secured-operation-errors',
+    ],
+    [
+      'an operation without security',
+      'paths/api_v1_users.yaml',
+      (s: string) => s.replace(/ {2}security:\n {4}- oauth2: \['users:read'\]\n/, ''),
+      'rule/secured-operation-declares-scope',
+    ],
+    [
+      'an error answer written inline',
+      'paths/api_v1_users.yaml',
+      (s: string) =>
+        s
+          .replace(
+            '$ref: ../components/responses/ListBadRequest.yaml',
+            'description: gone\n      headers:\n        X-Request-Id:\n          $ref: ../components/headers/X-Request-Id.yaml\n      content:\n        application/json:\n          schema:\n            $ref: ../components/schemas/Error.yaml',
+          )
+          .replace(
+            '$ref: ../components/responses/ListUsersForbidden.yaml',
+            'description: no\n      headers:\n        X-Request-Id:\n          $ref: ../components/headers/X-Request-Id.yaml\n        WWW-Authenticate:\n          $ref: ../components/headers/WWW-Authenticate.yaml\n      content:\n        application/json:\n          schema:\n            $ref: ../components/schemas/Error.yaml',
+          ),
+      'rule/error-responses-use-error-schema',
+    ],
+    [
+      'a shared error response with another schema',
+      'components/responses/InvoiceNotFound.yaml',
+      (s: string) => s.replace('Error.yaml', 'Health.yaml'),
+      'rule/shared-error-response-schema',
+    ],
+    [
+      'an example that violates its schema',
+      'components/examples/DraftDelivery.yaml',
+      (s: string) => s.replace('status: draft', 'status: shipped'),
+      'no-invalid-media-type-examples',
+    ],
     ['a multipleOf on money', 'components/schemas/Money.yaml', (s: string) => s.replace('minimum: 0', 'minimum: 0\nmultipleOf: 0.01'), 'rule/no-multiple-of'],
     ['an operation without x-rate-limit', 'paths/api_v1_users.yaml', (s: string) => s.replace('  x-rate-limit: standard\n', ''), 'rule/operation-rate-limit'],
-    ['an x-rate-limit naming no known budget', 'paths/api_v1_users.yaml', (s: string) => s.replace('x-rate-limit: standard', 'x-rate-limit: fast'), 'rule/operation-rate-limit'],
+    [
+      'an x-rate-limit naming no known budget',
+      'paths/api_v1_users.yaml',
+      (s: string) => s.replace('x-rate-limit: standard', 'x-rate-limit: fast'),
+      'rule/operation-rate-limit',
+    ],
     ['a 201 without Location', 'paths/2.0_delivery.yaml', (s: string) => s.replace(/ {8}Location:\n {10}\$ref: [^\n]+\n/, ''), 'response-contains-header'],
   ])('fails on %s', (_what, file, edit, rule) => {
     const result = lintWith(file, edit);

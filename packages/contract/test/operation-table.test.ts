@@ -74,7 +74,10 @@ describe('the generated operation table', () => {
   it('refuses a recursive request body schema, which bounds could not describe', () => {
     const spec = scratchSpec();
     const schemas = spec.components.schemas as Record<string, Record<string, unknown>>;
-    schemas.DeliveryItemInput = { ...schemas.DeliveryItemInput, properties: { parts: { type: 'array', items: { $ref: '#/components/schemas/DeliveryItemInput' } } } };
+    schemas.DeliveryItemInput = {
+      ...schemas.DeliveryItemInput,
+      properties: { parts: { type: 'array', items: { $ref: '#/components/schemas/DeliveryItemInput' } } },
+    };
     expect(() => buildTable(spec)).toThrow(/recursive/);
   });
 

@@ -20,26 +20,50 @@ function branches(schemas: Schemas, name: string): Array<{ properties: Record<st
 describe('search rules generator', () => {
   it('derives what the generated module holds', () => {
     expect(derive(loadSpec() as never)).toEqual(searchRules);
-    expect(searchRules.valueRules).toEqual({ like: { minLength: 1, maxLength: 200 }, in: { minItems: 1, maxItems: 1000 }, between: { minItems: 2, maxItems: 2 } });
+    expect(searchRules.valueRules).toEqual({
+      like: { minLength: 1, maxLength: 200 },
+      in: { minItems: 1, maxItems: 1000 },
+      between: { minItems: 2, maxItems: 2 },
+    });
     expect(searchRules.valueTypes.status.enum).toEqual(['draft', 'sent', 'paid', 'overdue', 'cancelled']);
     expect(searchRules.limit).toEqual({ minimum: 1, maximum: 1000 });
   });
 
   it.each([
-    ['a searchable field without a criterion schema', (schemas: Schemas) => (schemas['SearchableField']!['enum'] as string[]).push('client_name'), /differ from SearchableField/],
-    ['an in list bounded differently for one field', (schemas: Schemas) => {
-      const inBranch = branches(schemas, 'AmountCriterion').find((branch) => branch.properties['operator']?.['const'] === 'in');
-      inBranch!.properties['value']!['maxItems'] = 500;
-    }, /in bounds/],
-    ['an operator the field enum lists but no branch takes', (schemas: Schemas) => (schemas['StatusCriterion']!['properties'] as Record<string, { enum: string[] }>)['operator']!.enum.push('like'), /differ from its operator enum/],
-    ['a value schema the service has no reader for', (schemas: Schemas) => {
-      for (const branch of branches(schemas, 'AmountCriterion')) {
-        const value = branch.properties['value']!;
-        if (value['$ref'] !== undefined) value['$ref'] = '#/components/schemas/Money';
-        else if (value['items'] !== undefined) value['items'] = { $ref: '#/components/schemas/Money' };
-      }
-    }, /Money is not one of/],
-    ['an operator SearchOperator lacks', (schemas: Schemas) => (schemas['SearchOperator']!['enum'] as string[]).splice((schemas['SearchOperator']!['enum'] as string[]).indexOf('between'), 1), /SearchOperator lacks/],
+    [
+      'a searchable field without a criterion schema',
+      (schemas: Schemas) => (schemas['SearchableField']!['enum'] as string[]).push('client_name'),
+      /differ from SearchableField/,
+    ],
+    [
+      'an in list bounded differently for one field',
+      (schemas: Schemas) => {
+        const inBranch = branches(schemas, 'AmountCriterion').find((branch) => branch.properties['operator']?.['const'] === 'in');
+        inBranch!.properties['value']!['maxItems'] = 500;
+      },
+      /in bounds/,
+    ],
+    [
+      'an operator the field enum lists but no branch takes',
+      (schemas: Schemas) => (schemas['StatusCriterion']!['properties'] as Record<string, { enum: string[] }>)['operator']!.enum.push('like'),
+      /differ from its operator enum/,
+    ],
+    [
+      'a value schema the service has no reader for',
+      (schemas: Schemas) => {
+        for (const branch of branches(schemas, 'AmountCriterion')) {
+          const value = branch.properties['value']!;
+          if (value['$ref'] !== undefined) value['$ref'] = '#/components/schemas/Money';
+          else if (value['items'] !== undefined) value['items'] = { $ref: '#/components/schemas/Money' };
+        }
+      },
+      /Money is not one of/,
+    ],
+    [
+      'an operator SearchOperator lacks',
+      (schemas: Schemas) => (schemas['SearchOperator']!['enum'] as string[]).splice((schemas['SearchOperator']!['enum'] as string[]).indexOf('between'), 1),
+      /SearchOperator lacks/,
+    ],
   ])('fails on %s', (_name, edit, message) => {
     expect(() => derive(specWith(edit))).toThrow(message);
   });
@@ -52,7 +76,8 @@ describe('validator spec', () => {
     const annotated = validatorSpec(spec) as typeof spec;
     const schemas = annotated.components['schemas'] as Schemas;
     expect(schemas['SearchCriterion']?.['discriminator']).toEqual({ propertyName: 'field' });
-    for (const name of ['AmountCriterion', 'StatusCriterion', 'DescriptionCriterion']) expect(schemas[name]?.['discriminator']).toEqual({ propertyName: 'operator' });
+    for (const name of ['AmountCriterion', 'StatusCriterion', 'DescriptionCriterion'])
+      expect(schemas[name]?.['discriminator']).toEqual({ propertyName: 'operator' });
     // Apart from the hints, the validator compiles the very spec that is published.
     const withoutHints = JSON.parse(JSON.stringify(annotated, (key, value: unknown) => (key === 'discriminator' ? undefined : value)));
     expect(withoutHints).toEqual(spec);

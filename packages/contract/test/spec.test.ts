@@ -83,18 +83,25 @@ describe('the bundled spec', () => {
     }
   });
 
-  it("keeps the operator table in the SearchCriterion description equal to the rules derived from its oneOf", () => {
+  it('keeps the operator table in the SearchCriterion description equal to the rules derived from its oneOf', () => {
     const criterion = spec.components['schemas']?.['SearchCriterion'] as { description: string };
     const rows = criterion.description
       .split('\n')
       .filter((line) => /^\| [a-z_]+ \|/.test(line))
-      .map((line) => line.split('|').map((cell) => cell.trim()).filter(Boolean));
+      .map((line) =>
+        line
+          .split('|')
+          .map((cell) => cell.trim())
+          .filter(Boolean),
+      );
     const fromTable = Object.fromEntries(rows.map(([field, operators, type]) => [field, { type, operators: operators?.split(' ') }]));
     expect(fromTable).toEqual(searchRules.fields);
   });
 
   it('derives the search allow-list from the spec', () => {
-    expect(Object.keys(searchRules.fields).sort()).toEqual((spec.components['schemas']?.['SearchableField'] as { enum: string[] }).enum.slice().sort());
+    expect(Object.keys(searchRules.fields).sort()).toEqual(
+      (spec.components['schemas']?.['SearchableField'] as { enum: string[] } | undefined)?.enum.slice().sort(),
+    );
     expect(searchRules.sortFields).toContain('client_name');
     expect(searchRules.defaults).toEqual({ limit: 50, offset: 0, order_by: 'created_at', order_direction: 'desc' });
     expect(searchRules.maxCriteria).toBe(20);

@@ -31,8 +31,9 @@ function componentValidator(ajv: Ajv2020, name: string): ValidateFunction {
 
 /** Every `schema` of a parameter, header or media type in the paths (the ones not in components). */
 function inlineSchemas(node: unknown, where: string, found: Array<{ where: string; schema: Json }> = []): Array<{ where: string; schema: Json }> {
-  if (Array.isArray(node)) node.forEach((entry, index) => inlineSchemas(entry, `${where}/${index}`, found));
-  else if (typeof node === 'object' && node !== null) {
+  if (Array.isArray(node)) {
+    for (const [index, entry] of node.entries()) inlineSchemas(entry, `${where}/${index}`, found);
+  } else if (typeof node === 'object' && node !== null) {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'schema' && typeof value === 'object' && value !== null) found.push({ where: `${where}/schema`, schema: value as Json });
       else if (key !== 'examples' && key !== 'example') inlineSchemas(value, `${where}/${key}`, found);

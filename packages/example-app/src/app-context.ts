@@ -29,7 +29,10 @@ export function createAppContext(config: AppConfig, problemPanel: HTMLElement, s
 
   function showProblem(problem: Problem | undefined): void {
     problemPanel.hidden = problem === undefined;
-    if (problem === undefined) return render(problemPanel);
+    if (problem === undefined) {
+      render(problemPanel);
+      return;
+    }
     render(
       problemPanel,
       h('h2', {}, `${problem.action} failed: ${problem.title}`),

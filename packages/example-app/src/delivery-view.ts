@@ -19,15 +19,35 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
   const result = h('div', { attrs: { class: 'delivery', 'aria-live': 'polite' } });
 
   function renderLines(): void {
-    render(lineList, ...lines.map((line, index) => {
-      const position = index + 1;
-      line.itemId.setAttribute('aria-label', `Item id ${position}`);
-      line.quantity.setAttribute('aria-label', `Quantity ${position}`);
-      line.unitPrice.setAttribute('aria-label', `Unit price ${position}`);
-      return h('div', { attrs: { class: 'line', role: 'group', 'aria-label': `Line ${position}` } },
-        line.itemId, line.quantity, line.unitPrice,
-        h('button', { attrs: { type: 'button', 'aria-label': `Remove line ${position}` }, on: { click: () => { lines.splice(index, 1); renderLines(); } } }, '✕'));
-    }));
+    render(
+      lineList,
+      ...lines.map((line, index) => {
+        const position = index + 1;
+        line.itemId.setAttribute('aria-label', `Item id ${position}`);
+        line.quantity.setAttribute('aria-label', `Quantity ${position}`);
+        line.unitPrice.setAttribute('aria-label', `Unit price ${position}`);
+        return h(
+          'div',
+          { attrs: { class: 'line', role: 'group', 'aria-label': `Line ${position}` } },
+          line.itemId,
+          line.quantity,
+          line.unitPrice,
+          h(
+            'button',
+            {
+              attrs: { type: 'button', 'aria-label': `Remove line ${position}` },
+              on: {
+                click: () => {
+                  lines.splice(index, 1);
+                  renderLines();
+                },
+              },
+            },
+            '✕',
+          ),
+        );
+      }),
+    );
   }
 
   function addLine(): void {
@@ -41,12 +61,27 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
     render(
       result,
       h('h3', {}, `Delivery ${delivery.delivery_nr}`),
-      h('p', {}, h('span', { attrs: { class: 'delivery-status' } }, delivery.status), ` · contact #${delivery.contact_id} · `,
-        delivery.delivery_date ? `date ${delivery.delivery_date}` : 'no date yet', ' · total ', formatMoney(delivery.total_amount)),
-      h('table', {},
+      h(
+        'p',
+        {},
+        h('span', { attrs: { class: 'delivery-status' } }, delivery.status),
+        ` · contact #${delivery.contact_id} · `,
+        delivery.delivery_date ? `date ${delivery.delivery_date}` : 'no date yet',
+        ' · total ',
+        formatMoney(delivery.total_amount),
+      ),
+      h(
+        'table',
+        {},
         h('thead', {}, h('tr', {}, ...['Item', 'Quantity', 'Unit price', 'Total'].map((label) => h('th', { attrs: { scope: 'col' } }, label)))),
-        h('tbody', {}, ...delivery.items.map((item) => h('tr', {},
-          h('td', {}, item.item_id), h('td', {}, item.quantity), h('td', {}, formatMoney(item.unit_price)), h('td', {}, formatMoney(item.total)))))),
+        h(
+          'tbody',
+          {},
+          ...delivery.items.map((item) =>
+            h('tr', {}, h('td', {}, item.item_id), h('td', {}, item.quantity), h('td', {}, formatMoney(item.unit_price)), h('td', {}, formatMoney(item.total))),
+          ),
+        ),
+      ),
       delivery.status === 'draft' && h('button', { attrs: { type: 'button' }, on: { click: () => void issue(delivery) } }, 'Issue delivery'),
     );
   }
@@ -80,11 +115,22 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
   render(
     root,
     h('h2', {}, 'New delivery'),
-    h('form', { attrs: { 'aria-label': 'New delivery' }, on: { submit: (event) => { event.preventDefault(); void create(); } } },
+    h(
+      'form',
+      {
+        attrs: { 'aria-label': 'New delivery' },
+        on: {
+          submit: (event) => {
+            event.preventDefault();
+            void create();
+          },
+        },
+      },
       h('label', {}, 'Contact ', contact),
       h('label', {}, 'Delivery date ', deliveryDate),
       h('fieldset', {}, h('legend', {}, 'Lines'), lineList, h('button', { attrs: { type: 'button' }, on: { click: addLine } }, 'Add line')),
-      h('button', { attrs: { type: 'submit' } }, 'Create draft')),
+      h('button', { attrs: { type: 'submit' } }, 'Create draft'),
+    ),
     result,
   );
   addLine();

@@ -22,7 +22,18 @@ export function mountInvoiceDetail(root: HTMLElement, context: AppContext): { sh
       root,
       h('h2', {}, `Invoice ${invoice.invoice_number}`),
       h('dl', {}, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
-      h('button', { attrs: { type: 'button' }, on: { click: () => { root.hidden = true; } } }, 'Close'),
+      h(
+        'button',
+        {
+          attrs: { type: 'button' },
+          on: {
+            click: () => {
+              root.hidden = true;
+            },
+          },
+        },
+        'Close',
+      ),
     );
     root.hidden = false;
   }

@@ -20,9 +20,12 @@ const deliverySection = h('section', { attrs: { class: 'new-delivery', 'aria-lab
 
 render(
   app,
-  h('header', {},
+  h(
+    'header',
+    {},
     h('h1', {}, 'Invoices and deliveries'),
-    h('p', { attrs: { class: 'api' } }, 'API: ', h('code', {}, config.apiBaseUrl), config.apiToken ? '' : ' (no token configured)')),
+    h('p', { attrs: { class: 'api' } }, 'API: ', h('code', {}, config.apiBaseUrl), config.apiToken ? '' : ' (no token configured)'),
+  ),
   problemPanel,
   statusLine,
   h('main', {}, searchSection, detailSection, deliverySection),

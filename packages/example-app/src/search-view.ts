@@ -40,7 +40,16 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
   const criteriaList = h('div', { attrs: { class: 'criteria' } });
   const pageSize = h(
     'select',
-    { attrs: { name: 'limit' }, on: { change: () => { state.limit = Number(pageSize.value); state.offset = 0; void search(); } } },
+    {
+      attrs: { name: 'limit' },
+      on: {
+        change: () => {
+          state.limit = Number(pageSize.value);
+          state.offset = 0;
+          void search();
+        },
+      },
+    },
     ...pageSizes.map((size) => option(String(size), String(size), size === state.limit)),
   );
   const summary = h('p', { attrs: { class: 'summary', 'aria-live': 'polite' } });
@@ -50,10 +59,12 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
   function renderCriteria(): void {
     render(
       criteriaList,
-      ...state.criteria.map((criterion, index) => criterionRow(criterion, index + 1, () => {
-        state.criteria.splice(index, 1);
-        renderCriteria();
-      })),
+      ...state.criteria.map((criterion, index) =>
+        criterionRow(criterion, index + 1, () => {
+          state.criteria.splice(index, 1);
+          renderCriteria();
+        }),
+      ),
     );
   }
 
@@ -61,13 +72,34 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
     'form',
     {
       attrs: { 'aria-label': 'Search invoices' },
-      on: { submit: (event) => { event.preventDefault(); state.offset = 0; void search(); } },
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          state.offset = 0;
+          void search();
+        },
+      },
     },
-    h('fieldset', {}, h('legend', {}, 'Criteria (all must match)'), criteriaList,
-      h('button', {
-        attrs: { type: 'button' },
-        on: { click: () => { const field = searchableFields[0]!; state.criteria.push({ field, operator: operatorsOf(field)[0]!, value: '' }); renderCriteria(); } },
-      }, 'Add criterion')),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Criteria (all must match)'),
+      criteriaList,
+      h(
+        'button',
+        {
+          attrs: { type: 'button' },
+          on: {
+            click: () => {
+              const field = searchableFields[0]!;
+              state.criteria.push({ field, operator: operatorsOf(field)[0]!, value: '' });
+              renderCriteria();
+            },
+          },
+        },
+        'Add criterion',
+      ),
+    ),
     h('label', {}, 'Page size ', pageSize),
     h('button', { attrs: { type: 'submit' } }, 'Search'),
   );
@@ -86,21 +118,66 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
     summary.textContent = total === 0 ? 'No invoices match.' : `Showing ${offset + 1}–${offset + shown} of ${total} invoices`;
     render(
       table,
-      h('thead', {}, h('tr', {}, ...columns.map((column) => {
-        const sorted = state.orderBy === column.field;
-        return h('th', { attrs: { scope: 'col', 'aria-sort': sorted ? (state.direction === 'asc' ? 'ascending' : 'descending') : 'none' } },
-          h('button', { attrs: { type: 'button', class: 'sort' }, on: { click: () => sortBy(column.field) } },
-            column.label, sorted ? (state.direction === 'asc' ? ' ▲' : ' ▼') : ''));
-      }))),
-      h('tbody', {}, ...result.data.map((invoice) => h('tr', {}, ...columns.map((column) => h('td', { attrs: { 'data-field': column.field } }, column.cell(invoice, openInvoice)))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...columns.map((column) => {
+            const sorted = state.orderBy === column.field;
+            return h(
+              'th',
+              { attrs: { scope: 'col', 'aria-sort': sorted ? (state.direction === 'asc' ? 'ascending' : 'descending') : 'none' } },
+              h(
+                'button',
+                { attrs: { type: 'button', class: 'sort' }, on: { click: () => sortBy(column.field) } },
+                column.label,
+                sorted ? (state.direction === 'asc' ? ' ▲' : ' ▼') : '',
+              ),
+            );
+          }),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...result.data.map((invoice) =>
+          h('tr', {}, ...columns.map((column) => h('td', { attrs: { 'data-field': column.field } }, column.cell(invoice, openInvoice)))),
+        ),
+      ),
     );
     const pages = Math.max(1, Math.ceil(total / limit));
     const page = Math.floor(offset / limit) + 1;
     render(
       pager,
-      h('button', { attrs: { type: 'button', disabled: offset === 0 }, on: { click: () => { state.offset = Math.max(0, offset - limit); void search(); } } }, 'Previous'),
+      h(
+        'button',
+        {
+          attrs: { type: 'button', disabled: offset === 0 },
+          on: {
+            click: () => {
+              state.offset = Math.max(0, offset - limit);
+              void search();
+            },
+          },
+        },
+        'Previous',
+      ),
       h('span', {}, ` Page ${page} of ${pages} `),
-      h('button', { attrs: { type: 'button', disabled: !result.pagination.has_more }, on: { click: () => { state.offset = offset + limit; void search(); } } }, 'Next'),
+      h(
+        'button',
+        {
+          attrs: { type: 'button', disabled: !result.pagination.has_more },
+          on: {
+            click: () => {
+              state.offset = offset + limit;
+              void search();
+            },
+          },
+        },
+        'Next',
+      ),
     );
   }
 
@@ -123,7 +200,11 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
 function criterionRow(criterion: CriterionInput, position: number, remove: () => void): HTMLElement {
   const value = h('input', {
     attrs: { type: 'text', 'aria-label': `Value ${position}`, value: criterion.value, placeholder: valueHint(criterion.field, criterion.operator) },
-    on: { input: () => { criterion.value = value.value; } },
+    on: {
+      input: () => {
+        criterion.value = value.value;
+      },
+    },
   });
   const operator = h('select', { attrs: { 'aria-label': `Operator ${position}` } });
   const fillOperators = () => {
@@ -138,11 +219,24 @@ function criterionRow(criterion: CriterionInput, position: number, remove: () =>
   });
   const field = h(
     'select',
-    { attrs: { 'aria-label': `Field ${position}` }, on: { change: () => { criterion.field = searchableFields.find((name) => name === field.value) ?? criterion.field; fillOperators(); } } },
+    {
+      attrs: { 'aria-label': `Field ${position}` },
+      on: {
+        change: () => {
+          criterion.field = searchableFields.find((name) => name === field.value) ?? criterion.field;
+          fillOperators();
+        },
+      },
+    },
     ...searchableFields.map((name) => option(name, name, name === criterion.field)),
   );
   fillOperators();
-  return h('div', { attrs: { class: 'criterion', role: 'group', 'aria-label': `Criterion ${position}` } },
-    field, operator, value,
-    h('button', { attrs: { type: 'button', 'aria-label': `Remove criterion ${position}` }, on: { click: remove } }, '✕'));
+  return h(
+    'div',
+    { attrs: { class: 'criterion', role: 'group', 'aria-label': `Criterion ${position}` } },
+    field,
+    operator,
+    value,
+    h('button', { attrs: { type: 'button', 'aria-label': `Remove criterion ${position}` }, on: { click: remove } }, '✕'),
+  );
 }

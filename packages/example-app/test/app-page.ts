@@ -50,7 +50,10 @@ export class ExampleAppPage {
 
   /** Clicks a column header: ascending first, descending on the second click. */
   async sortBy(column: string): Promise<void> {
-    await this.page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getByRole('button').click();
+    await this.page
+      .getByRole('columnheader', { name: new RegExp(`^${column}`) })
+      .getByRole('button')
+      .click();
     await this.idle();
   }
 

@@ -41,7 +41,10 @@ afterAll(async () => {
 
 /** The JSON body of the next request the page sends to this path, while `action` runs. */
 async function sentBody(path: string, action: () => Promise<void>): Promise<unknown> {
-  const [request] = await Promise.all([page.waitForRequest((candidate) => new URL(candidate.url()).pathname === path && candidate.method() === 'POST'), action()]);
+  const [request] = await Promise.all([
+    page.waitForRequest((candidate) => new URL(candidate.url()).pathname === path && candidate.method() === 'POST'),
+    action(),
+  ]);
   return request.postDataJSON();
 }
 
@@ -91,7 +94,9 @@ describe('the example app against the mock', () => {
 
     // Issuing the same delivery twice is a documented 409; the mock gives it for `Prefer`.
     const alreadyIssued = namedExample<ApiError>('AlreadyIssued');
-    await page.route('**/2.0/delivery/issue', (route) => route.continue({ headers: { ...route.request().headers(), prefer: 'code=409, example=AlreadyIssued' } }));
+    await page.route('**/2.0/delivery/issue', (route) =>
+      route.continue({ headers: { ...route.request().headers(), prefer: 'code=409, example=AlreadyIssued' } }),
+    );
     watch.expectErrorResponse({ method: 'POST', path: '/2.0/delivery/issue', status: 409 });
     await user.issueDelivery();
     await page.unroute('**/2.0/delivery/issue');

@@ -30,10 +30,7 @@ beforeAll(async () => {
   const serviceUrl = `http://127.0.0.1:${await freePort()}`;
   app = await startExampleApp({ apiBaseUrl: serviceUrl, apiToken: token, watch: false });
   // The service lets exactly the app's origin call it from a page.
-  [service, browser] = await Promise.all([
-    startService({ keyFile, port: Number(new URL(serviceUrl).port), env: { CORS_ORIGINS: app.url } }),
-    launchChromium(),
-  ]);
+  [service, browser] = await Promise.all([startService({ keyFile, port: Number(new URL(serviceUrl).port), env: { CORS_ORIGINS: app.url } }), launchChromium()]);
   api = createApiClient({ baseUrl: service.url, token });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   watch = watchPage(page);
@@ -123,7 +120,10 @@ describe('the example app against the service', () => {
     await user.open(app.url);
     await user.addCriterion('amount', '>', 'a lot');
     watch.expectErrorResponse({ method: 'POST', path: '/api/v1/invoices/search', status: 400 });
-    const [response] = await Promise.all([page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url().endsWith('/api/v1/invoices/search')), user.search()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url().endsWith('/api/v1/invoices/search')),
+      user.search(),
+    ]);
     const body = (await response.json()) as ApiError;
     expect(body.details?.field).toBe('amount');
     expect(await user.problem.getByRole('heading').innerText()).toBe(`Search failed: 400 ${body.error}`);

@@ -76,7 +76,9 @@ export function watchPage(page: Page): PageWatch {
     if (response.status() < 400) return;
     const request = response.request();
     const url = new URL(response.url());
-    const index = pending.findIndex((expected) => expected.method === request.method() && expected.path === url.pathname && expected.status === response.status());
+    const index = pending.findIndex(
+      (expected) => expected.method === request.method() && expected.path === url.pathname && expected.status === response.status(),
+    );
     if (index === -1) {
       problems.push(`unexpected ${response.status()} answer to ${request.method()} ${response.url()}`);
       return;

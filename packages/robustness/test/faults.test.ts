@@ -68,7 +68,12 @@ describe('PostgreSQL cut under load', () => {
           outcomes.push({ status: 'timeout', ms: Date.now() - begin, retryAfter: null, error: undefined });
           continue;
         }
-        outcomes.push({ status: answer.status, ms: Date.now() - begin, retryAfter: answer.headers.get('retry-after'), error: (answer.body as Body | undefined)?.['error'] });
+        outcomes.push({
+          status: answer.status,
+          ms: Date.now() - begin,
+          retryAfter: answer.headers.get('retry-after'),
+          error: (answer.body as Body | undefined)?.['error'],
+        });
         if (answer.status === 200) acknowledged.set(deliveryId, answer.body as Body);
         await sleep(20);
       }
@@ -155,7 +160,8 @@ describe('Redis cut while it holds the rate-limit counters', () => {
 
   it('fails open: searches are served (and not limited) while Redis is away, and limits apply again once it is back', async () => {
     // A key of its own per phase, so each phase starts with a fresh budget.
-    const search = async (bearer: string): Promise<Answer> => call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { limit: 1 }, timeoutMs: requestBoundMs });
+    const search = async (bearer: string): Promise<Answer> =>
+      call(service.url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { limit: 1 }, timeoutMs: requestBoundMs });
     const before = await token({ clientId: `before-${Date.now()}` });
     const statusesBefore: number[] = [];
     for (let n = 0; n < searchPerMinute + 2; n += 1) statusesBefore.push((await search(before)).status);

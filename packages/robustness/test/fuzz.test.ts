@@ -53,14 +53,25 @@ function pathArbitrary(operationId: OperationId, known: KnownIds): fc.Arbitrary<
         path: `${template}?${new URLSearchParams({ ...(l === null ? {} : { limit: String(l) }), ...(o === null ? {} : { offset: String(o) }) }).toString()}`,
         invalid: undefined,
       })),
-      fc.constantFrom('limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'offset=2147483648', 'limit=1.5').map((query) => ({ path: `${template}?${query}`, invalid: `query ${query}` })),
+      fc
+        .constantFrom('limit=0', 'limit=1001', 'limit=abc', 'offset=-1', 'offset=2147483648', 'limit=1.5')
+        .map((query) => ({ path: `${template}?${query}`, invalid: `query ${query}` })),
     );
   }
   const ids: Record<string, number[]> = { invoice_id: known.invoiceIds, delivery_id: known.deliveryIds, client_id: known.clientIds, user_id: known.userIds };
   return fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...(ids[parameter] ?? [1])).map((id) => ({ path: template.replace(`{${parameter}}`, String(id)), invalid: undefined })) },
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 2_147_483_647 }).map((id) => ({ path: template.replace(`{${parameter}}`, String(id)), invalid: undefined })) },
-    { weight: 1, arbitrary: fc.constantFrom(...invalidIds).map((id) => ({ path: template.replace(`{${parameter}}`, id), invalid: `path ${parameter}=${id}` })) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...(ids[parameter] ?? [1])).map((id) => ({ path: template.replace(`{${parameter}}`, String(id)), invalid: undefined })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1, max: 2_147_483_647 }).map((id) => ({ path: template.replace(`{${parameter}}`, String(id)), invalid: undefined })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...invalidIds).map((id) => ({ path: template.replace(`{${parameter}}`, id), invalid: `path ${parameter}=${id}` })),
+    },
   );
 }
 
@@ -76,7 +87,10 @@ function requestArbitrary(operationId: OperationId, known: KnownIds): fc.Arbitra
       ? fc.constant({ body: undefined, invalid: undefined })
       : fc.oneof(
           { weight: 3, arbitrary: validArbitrary(componentSchema(schemaName), known).map((value) => ({ body: value, invalid: undefined })) },
-          { weight: 2, arbitrary: invalidBodyArbitrary(componentSchema(schemaName), known).map((mutation) => ({ body: mutation.body, invalid: mutation.kind })) },
+          {
+            weight: 2,
+            arbitrary: invalidBodyArbitrary(componentSchema(schemaName), known).map((mutation) => ({ body: mutation.body, invalid: mutation.kind })),
+          },
         );
   return fc.tuple(pathArbitrary(operationId, known), body, withoutScope).map(([path, generated, noScope]) => ({
     path: path.path,
@@ -122,7 +136,8 @@ describe('fuzzing every operation from the spec', () => {
           if ((operationId === 'searchInvoices' || request.invalid.startsWith('path ')) && request.bodyInvalid !== 'not an object') {
             expect(typeof (answer.body as { details?: { field?: unknown } }).details?.field, context).toBe('string');
           }
-          if (request.invalid.startsWith('missing ') && request.bodyInvalid === request.invalid) expect((answer.body as { message: string }).message, context).toContain(request.invalid.slice('missing '.length));
+          if (request.invalid.startsWith('missing ') && request.bodyInvalid === request.invalid)
+            expect((answer.body as { message: string }).message, context).toContain(request.invalid.slice('missing '.length));
         }
       }),
       { seed, numRuns: runsFor(operationId), endOnFailure: true },

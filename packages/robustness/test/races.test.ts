@@ -11,11 +11,14 @@ type Body = Record<string, unknown>;
 const bodyOf = (answer: Answer): Body => answer.body as Body;
 
 async function createInvoice(base: string, bearer: string, clientId: number, extra: Body = {}): Promise<Answer> {
-  return call(base, 'POST', '/api/v1/invoices', { token: bearer, body: { client_id: clientId, amount: 100, currency: 'CHF', due_date: '2026-12-31', ...extra } });
+  return call(base, 'POST', '/api/v1/invoices', {
+    token: bearer,
+    body: { client_id: clientId, amount: 100, currency: 'CHF', due_date: '2026-12-31', ...extra },
+  });
 }
 
 describe('races', () => {
-  it('50 concurrent issues of one draft: one 200, 49 x 409 already_issued, and the stored delivery is the winner\'s, whole', async () => {
+  it("50 concurrent issues of one draft: one 200, 49 x 409 already_issued, and the stored delivery is the winner's, whole", async () => {
     const { service, clientId } = fixture();
     const bearer = await token();
     const draft = await call(service.url, 'POST', '/2.0/delivery', { token: bearer, body: { contact_id: clientId } });
@@ -59,7 +62,9 @@ describe('races', () => {
     const id = (bodyOf(created)['invoice'] as Body)['id'] as number;
     const patches: Body[] = [{ amount: 4321.09 }, { due_date: '2027-03-31' }, { description: 'changed concurrently' }, { currency: 'EUR' }];
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, n) => call(service.url, 'PATCH', `/api/v1/invoices/${id}`, { token: bearer, body: patches[n % patches.length], timeoutMs: 30_000 })),
+      Array.from({ length: 40 }, (_, n) =>
+        call(service.url, 'PATCH', `/api/v1/invoices/${id}`, { token: bearer, body: patches[n % patches.length], timeoutMs: 30_000 }),
+      ),
     );
     for (const answer of answers) expect(answer.status).toBe(200);
     const stored = bodyOf(await call(service.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer }))['invoice'] as Body;
@@ -95,7 +100,9 @@ describe('races', () => {
     const created = await createInvoice(service.url, bearer, clientId, { status: 'sent' });
     const id = (bodyOf(created)['invoice'] as Body)['id'] as number;
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, n) => call(service.url, 'PATCH', `/api/v1/invoices/${id}`, { token: bearer, body: { description: `writer ${n}` }, timeoutMs: 30_000 })),
+      Array.from({ length: 30 }, (_, n) =>
+        call(service.url, 'PATCH', `/api/v1/invoices/${id}`, { token: bearer, body: { description: `writer ${n}` }, timeoutMs: 30_000 }),
+      ),
     );
     for (const answer of answers) expect(answer.status).toBe(200);
     const stored = bodyOf(await call(service.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer }))['invoice'] as Body;

@@ -114,7 +114,14 @@ async function shutDownUnderLoad(env: Record<string, string>, bearer: string): P
 
 async function runShutdowns(engine: string, env: Record<string, string>): Promise<void> {
   const bearer = await token();
-  const totals = { answered: 0, closedKeptAlive: 0, refused: 0, lost: [] as Outcome[], keptOpenWhileClosing: [] as Outcome[], badExits: [] as Array<number | string | null> };
+  const totals = {
+    answered: 0,
+    closedKeptAlive: 0,
+    refused: 0,
+    lost: [] as Outcome[],
+    keptOpenWhileClosing: [] as Outcome[],
+    badExits: [] as Array<number | string | null>,
+  };
   for (let run = 0; run < shutdownsPerEngine; run += 1) {
     const tally = await shutDownUnderLoad(env, bearer);
     totals.answered += tally.answered;

@@ -22,7 +22,9 @@ function halfSentSearch(url: string, bearer: string): { finish(): void; answer: 
   const { hostname, port } = new URL(url);
   const body = JSON.stringify({ criteria: [{ field: 'status', operator: '=', value: 'paid' }] });
   const socket = connect(Number(port), hostname);
-  socket.write(`POST /api/v1/invoices/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  socket.write(
+    `POST /api/v1/invoices/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${bearer}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+  );
   socket.write(body.slice(0, 10));
   let received = '';
   socket.on('data', (chunk: Buffer) => {
@@ -37,7 +39,12 @@ function halfSentSearch(url: string, bearer: string): { finish(): void; answer: 
 
 /** The operations the load cycles through: each compiles its own validators when they are compiled lazily. */
 const loadRequests: ReadonlyArray<{ method: string; path: string; body?: unknown; listKey: string }> = [
-  { method: 'POST', path: '/api/v1/invoices/search', body: { limit: 200, criteria: [{ field: 'description', operator: 'like', value: 'e' }] }, listKey: 'data' },
+  {
+    method: 'POST',
+    path: '/api/v1/invoices/search',
+    body: { limit: 200, criteria: [{ field: 'description', operator: 'like', value: 'e' }] },
+    listKey: 'data',
+  },
   { method: 'GET', path: '/api/v1/users', listKey: 'users' },
   { method: 'GET', path: '/api/v1/company_clients', listKey: 'company_clients' },
   { method: 'GET', path: '/2.0/delivery?limit=100', listKey: 'deliveries' },
@@ -88,7 +95,11 @@ describe('graceful shutdown', () => {
 
     const failures = outcomes.filter((outcome) => outcome.status === 'rejected' || outcome.value.status !== 200 || !outcome.value.complete);
     const reasons = failures.slice(0, 5).map((outcome) => (outcome.status === 'rejected' ? String(outcome.reason) : JSON.stringify(outcome.value)));
-    const diagnosis = `${failures.length} of ${inFlightAtSignal} failed:\n${reasons.join('\n')}\nexit ${exitCode} after ${exitAfterMs} ms; last log lines:\n${service.logs().filter((line) => !line.includes('"msg":"request completed"')).slice(-12).join('\n')}`;
+    const diagnosis = `${failures.length} of ${inFlightAtSignal} failed:\n${reasons.join('\n')}\nexit ${exitCode} after ${exitAfterMs} ms; last log lines:\n${service
+      .logs()
+      .filter((line) => !line.includes('"msg":"request completed"'))
+      .slice(-12)
+      .join('\n')}`;
     expect(failures.length, diagnosis).toBe(0);
     expect(inFlightAtSignal).toBeGreaterThanOrEqual(20);
     const raw = await halfSent.answer;

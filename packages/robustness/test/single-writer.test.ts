@@ -51,7 +51,7 @@ async function start(): Promise<ServiceProcess> {
 async function firstClientId(url: string, bearer: string): Promise<number> {
   const answer = await call(url, 'GET', '/api/v1/company_clients', { token: bearer });
   expect(answer.status).toBe(200);
-  return ((answer.body as { company_clients: Array<{ id: number }> }).company_clients[0]!).id;
+  return (answer.body as { company_clients: Array<{ id: number }> }).company_clients[0]!.id;
 }
 
 function createInvoice(url: string, bearer: string, clientId: number, description: string) {
@@ -65,83 +65,93 @@ function createInvoice(url: string, bearer: string, clientId: number, descriptio
 describe('one process per PGlite data directory', () => {
   let holder: ServiceProcess;
 
-  it('refuses a second process on the same directory before it listens, naming the directory and the holder; the first keeps serving', async () => {
-    holder = await start();
-    const second = spawnService(env);
-    // Without the lock it would start and listen instead of exiting: fail at once rather than wait.
-    const listened = new Promise<'listened'>((resolve) => {
-      const poll = setInterval(() => {
-        if (second.logs().some((line) => line.includes('"msg":"listening"'))) resolve('listened');
-      }, 100);
-      void second.exited.finally(() => clearInterval(poll));
-    });
-    const outcome = await Promise.race([second.exited, listened]);
-    if (outcome === 'listened') second.child.kill('SIGKILL');
-    expect(outcome).toBe(3);
-    const output = second.logs();
-    expect(output, output.join('\n')).toHaveLength(1);
-    expect(output[0]).toMatch(/^Cannot start: The PGlite data directory /);
-    expect(output[0]).toContain(realpathSync(dataDir));
-    expect(output[0]).toContain(`in use by process ${holder.child.pid} on host `);
-    expect(output[0]).toContain('PGLITE_DATA_DIR');
+  it(
+    'refuses a second process on the same directory before it listens, naming the directory and the holder; the first keeps serving',
+    async () => {
+      holder = await start();
+      const second = spawnService(env);
+      // Without the lock it would start and listen instead of exiting: fail at once rather than wait.
+      const listened = new Promise<'listened'>((resolve) => {
+        const poll = setInterval(() => {
+          if (second.logs().some((line) => line.includes('"msg":"listening"'))) resolve('listened');
+        }, 100);
+        void second.exited.finally(() => clearInterval(poll));
+      });
+      const outcome = await Promise.race([second.exited, listened]);
+      if (outcome === 'listened') second.child.kill('SIGKILL');
+      expect(outcome).toBe(3);
+      const output = second.logs();
+      expect(output, output.join('\n')).toHaveLength(1);
+      expect(output[0]).toMatch(/^Cannot start: The PGlite data directory /);
+      expect(output[0]).toContain(realpathSync(dataDir));
+      expect(output[0]).toContain(`in use by process ${holder.child.pid} on host `);
+      expect(output[0]).toContain('PGLITE_DATA_DIR');
 
-    const bearer = await token();
-    const created = await createInvoice(holder.url, bearer, await firstClientId(holder.url, bearer), 'after the refused start');
-    expect(created.status).toBe(201);
-    const id = (created.body as { invoice: { id: number } }).invoice.id;
-    expect((await call(holder.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer })).status).toBe(200);
-  }, startTimeoutMs + 60_000);
+      const bearer = await token();
+      const created = await createInvoice(holder.url, bearer, await firstClientId(holder.url, bearer), 'after the refused start');
+      expect(created.status).toBe(201);
+      const id = (created.body as { invoice: { id: number } }).invoice.id;
+      expect((await call(holder.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer })).status).toBe(200);
+    },
+    startTimeoutMs + 60_000,
+  );
 
-  it('after a SIGKILL of the holder under write load, the next start takes the directory over and has every acknowledged invoice', async () => {
-    const bearer = await token();
-    const clientId = await firstClientId(holder.url, bearer);
-    const acknowledged: Array<{ id: number; invoice_number: string }> = [];
-    let cut = 0;
-    let killed = false;
-    const loops = Array.from({ length: loadLoops }, async (_, loop) => {
-      for (let n = 0; ; n += 1) {
-        try {
-          const answer = await createInvoice(holder.url, bearer, clientId, `load ${loop}-${n}`);
-          expect(answer.status, answer.text).toBe(201);
-          const { id, invoice_number } = (answer.body as { invoice: { id: number; invoice_number: string } }).invoice;
-          acknowledged.push({ id, invoice_number });
-        } catch (error) {
-          if (!killed) throw error;
-          // Sent to a process that was killed: never acknowledged, so it may or may not be stored.
-          cut += 1;
-          return;
+  it(
+    'after a SIGKILL of the holder under write load, the next start takes the directory over and has every acknowledged invoice',
+    async () => {
+      const bearer = await token();
+      const clientId = await firstClientId(holder.url, bearer);
+      const acknowledged: Array<{ id: number; invoice_number: string }> = [];
+      let cut = 0;
+      let killed = false;
+      const loops = Array.from({ length: loadLoops }, async (_, loop) => {
+        for (let n = 0; ; n += 1) {
+          try {
+            const answer = await createInvoice(holder.url, bearer, clientId, `load ${loop}-${n}`);
+            expect(answer.status, answer.text).toBe(201);
+            const { id, invoice_number } = (answer.body as { invoice: { id: number; invoice_number: string } }).invoice;
+            acknowledged.push({ id, invoice_number });
+          } catch (error) {
+            if (!killed) throw error;
+            // Sent to a process that was killed: never acknowledged, so it may or may not be stored.
+            cut += 1;
+            return;
+          }
+          if (!killed && acknowledged.length >= acknowledgedBeforeKill) {
+            killed = true;
+            holder.child.kill('SIGKILL');
+          }
         }
-        if (!killed && acknowledged.length >= acknowledgedBeforeKill) {
-          killed = true;
-          holder.child.kill('SIGKILL');
-        }
+      });
+      await Promise.all(loops);
+      expect(await holder.exited).toBe('SIGKILL');
+
+      const next = await start();
+      const missing: number[] = [];
+      const wrong: number[] = [];
+      for (let index = 0; index < acknowledged.length; index += loadLoops) {
+        await Promise.all(
+          acknowledged.slice(index, index + loadLoops).map(async ({ id, invoice_number }) => {
+            const answer = await call(next.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer });
+            if (answer.status === 404) missing.push(id);
+            else if ((answer.body as { invoice: { invoice_number: string } }).invoice.invoice_number !== invoice_number) wrong.push(id);
+          }),
+        );
       }
-    });
-    await Promise.all(loops);
-    expect(await holder.exited).toBe('SIGKILL');
-
-    const next = await start();
-    const missing: number[] = [];
-    const wrong: number[] = [];
-    for (let index = 0; index < acknowledged.length; index += loadLoops) {
-      await Promise.all(
-        acknowledged.slice(index, index + loadLoops).map(async ({ id, invoice_number }) => {
-          const answer = await call(next.url, 'GET', `/api/v1/invoices/${id}`, { token: bearer });
-          if (answer.status === 404) missing.push(id);
-          else if ((answer.body as { invoice: { invoice_number: string } }).invoice.invoice_number !== invoice_number) wrong.push(id);
-        }),
+      console.log(
+        `SIGKILL under write load: ${acknowledged.length} invoices acknowledged with 201, ${acknowledged.length - missing.length - wrong.length} found after the restart, ${cut} requests cut by the kill`,
       );
-    }
-    console.log(`SIGKILL under write load: ${acknowledged.length} invoices acknowledged with 201, ${acknowledged.length - missing.length - wrong.length} found after the restart, ${cut} requests cut by the kill`);
-    expect(missing).toEqual([]);
-    expect(wrong).toEqual([]);
-    expect(new Set(acknowledged.map((invoice) => invoice.id)).size).toBe(acknowledged.length);
-    expect(new Set(acknowledged.map((invoice) => invoice.invoice_number)).size).toBe(acknowledged.length);
+      expect(missing).toEqual([]);
+      expect(wrong).toEqual([]);
+      expect(new Set(acknowledged.map((invoice) => invoice.id)).size).toBe(acknowledged.length);
+      expect(new Set(acknowledged.map((invoice) => invoice.invoice_number)).size).toBe(acknowledged.length);
 
-    // The new holder serves writes too, and a graceful stop hands the directory back.
-    expect((await createInvoice(next.url, bearer, clientId, 'after the takeover')).status).toBe(201);
-    await next.stop();
-    expect(await next.exited).toBe(0);
-    expect(existsSync(`${realpathSync(dataDir)}.lock`)).toBe(false);
-  }, startTimeoutMs + 120_000);
+      // The new holder serves writes too, and a graceful stop hands the directory back.
+      expect((await createInvoice(next.url, bearer, clientId, 'after the takeover')).status).toBe(201);
+      await next.stop();
+      expect(await next.exited).toBe(0);
+      expect(existsSync(`${realpathSync(dataDir)}.lock`)).toBe(false);
+    },
+    startTimeoutMs + 120_000,
+  );
 });

@@ -164,19 +164,35 @@ describe('two instances on one PostgreSQL and one Redis, one killed, connections
       issued?: Outcome;
     }
     const jobs: Job[] = [];
-    await Promise.all(Array.from({ length: clients }, async (_, client) => {
-      for (let index = 0; index < jobsPerClient; index += 1) {
-        const number = client * jobsPerClient + index;
-        const job: Job = { description: `two-instances ${apiKey} ${number}`, deliveryDate: dateAfter('2090-01-01', number), issueItem: 9_000_000 + number };
-        jobs.push(job);
-        job.invoice = await write(client, 'POST', '/api/v1/invoices', { client_id: contactId, amount: 12.5, currency: 'CHF', due_date: '2026-12-31', description: job.description });
-        job.created = await write(client + 1, 'POST', '/2.0/delivery', { contact_id: contactId, delivery_date: job.deliveryDate, items: [{ item_id: 1, quantity: 1, unit_price: 1 }] });
-        const deliveryId = (job.created.body['delivery'] as { id?: number } | undefined)?.id;
-        if (deliveryId !== undefined) {
-          job.issued = await write(client, 'POST', '/2.0/delivery/issue', { delivery_id: deliveryId, contact_id: contactId, items: [{ item_id: job.issueItem, quantity: 2, unit_price: 1.5 }] });
+    await Promise.all(
+      Array.from({ length: clients }, async (_, client) => {
+        for (let index = 0; index < jobsPerClient; index += 1) {
+          const number = client * jobsPerClient + index;
+          const job: Job = { description: `two-instances ${apiKey} ${number}`, deliveryDate: dateAfter('2090-01-01', number), issueItem: 9_000_000 + number };
+          jobs.push(job);
+          job.invoice = await write(client, 'POST', '/api/v1/invoices', {
+            client_id: contactId,
+            amount: 12.5,
+            currency: 'CHF',
+            due_date: '2026-12-31',
+            description: job.description,
+          });
+          job.created = await write(client + 1, 'POST', '/2.0/delivery', {
+            contact_id: contactId,
+            delivery_date: job.deliveryDate,
+            items: [{ item_id: 1, quantity: 1, unit_price: 1 }],
+          });
+          const deliveryId = (job.created.body['delivery'] as { id?: number } | undefined)?.id;
+          if (deliveryId !== undefined) {
+            job.issued = await write(client, 'POST', '/2.0/delivery/issue', {
+              delivery_id: deliveryId,
+              contact_id: contactId,
+              items: [{ item_id: job.issueItem, quantity: 2, unit_price: 1.5 }],
+            });
+          }
         }
-      }
-    }));
+      }),
+    );
     await killed;
     proxy.restore();
 
@@ -193,12 +209,15 @@ describe('two instances on one PostgreSQL and one Redis, one killed, connections
       duplicated += Math.max(0, invoices.length - 1);
 
       const deliveries = await postgres.query<{ id: string; status: string; version: number }>(
-        'select id, status, version from deliveries where account_id = 1 and delivery_date = $1', [job.deliveryDate]);
+        'select id, status, version from deliveries where account_id = 1 and delivery_date = $1',
+        [job.deliveryDate],
+      );
       if (job.created?.status === 201 && deliveries.length === 0) lost += 1;
       duplicated += Math.max(0, deliveries.length - 1);
       if (job.issued?.status === 200) {
         const delivery = deliveries[0];
-        const items = delivery === undefined ? [] : await postgres.query<{ item_id: string }>('select item_id from delivery_items where delivery_id = $1', [delivery.id]);
+        const items =
+          delivery === undefined ? [] : await postgres.query<{ item_id: string }>('select item_id from delivery_items where delivery_id = $1', [delivery.id]);
         // Issued, with this issue's items, and written once: created (version 1), issued (version 2).
         if (delivery?.status !== 'issued' || items.length !== 1 || Number(items[0]!.item_id) !== job.issueItem) lost += 1;
         if (delivery !== undefined && Number(delivery.version) !== 2) duplicated += 1;
@@ -220,8 +239,8 @@ describe('two instances on one PostgreSQL and one Redis, one killed, connections
 
     console.log(
       `two instances: requests=${counts.requests} acknowledged=${counts.acknowledged} retried=${counts.retried} replayed=${counts.replayed} ` +
-      `network-errors=${counts.networkErrors} 5xx=${counts.unavailable} in-use-or-429=${counts.inUse} lost=${lost} duplicated=${duplicated} ` +
-      `stored-keys=${stored[0]!.n} budget=${remaining.join(',')}`,
+        `network-errors=${counts.networkErrors} 5xx=${counts.unavailable} in-use-or-429=${counts.inUse} lost=${lost} duplicated=${duplicated} ` +
+        `stored-keys=${stored[0]!.n} budget=${remaining.join(',')}`,
     );
     expect(counts.unexpected).toEqual([]);
     expect(counts.acknowledged).toBe(totalWrites);

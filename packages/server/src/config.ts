@@ -25,9 +25,7 @@ export type LogFormat = 'auto' | 'pretty' | 'json';
 const logFormats: readonly LogFormat[] = ['auto', 'pretty', 'json'];
 
 /** How tokens are verified: the local development key, or a JWKS with issuer and audience checks. */
-export type AuthConfig =
-  | { mode: 'dev'; keyFile: string; issuer: string; audience: string }
-  | { mode: 'jwks'; jwksUrl: URL; issuer: string; audience: string };
+export type AuthConfig = { mode: 'dev'; keyFile: string; issuer: string; audience: string } | { mode: 'jwks'; jwksUrl: URL; issuer: string; audience: string };
 
 export interface RateLimitConfig {
   searchPerMinute: number;
@@ -186,7 +184,10 @@ function readRedisUrl(env: Environment): string | undefined {
 }
 
 function readCorsOrigins(env: Environment): string[] {
-  const origins = (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  const origins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
   for (const origin of origins) {
     let parsed: URL;
     try {

@@ -28,7 +28,11 @@ export class ApiError extends Error {
     return new ApiError(404, 'not_found', message);
   }
 
-  static conflict(code: Extract<ErrorCode, 'conflict' | 'invoice_locked' | 'invalid_transition' | 'already_issued'>, message: string, details?: ErrorDetails): ApiError {
+  static conflict(
+    code: Extract<ErrorCode, 'conflict' | 'invoice_locked' | 'invalid_transition' | 'already_issued'>,
+    message: string,
+    details?: ErrorDetails,
+  ): ApiError {
     return new ApiError(409, code, message, details);
   }
 }

@@ -131,10 +131,7 @@ async function loadDeliveries(sql: SqlRunner, size: DatasetSize): Promise<void> 
 
 /** The counters behind generated numbers, moved past every loaded number so creates never collide. */
 async function advanceCounters(sql: SqlRunner, size: DatasetSize): Promise<void> {
-  await sql.query(`update accounts set next_invoice_number = $1::bigint, next_delivery_number = $2::bigint`, [
-    size.invoices + 1,
-    size.deliveries + 1,
-  ]);
+  await sql.query(`update accounts set next_invoice_number = $1::bigint, next_delivery_number = $2::bigint`, [size.invoices + 1, size.deliveries + 1]);
 }
 
 /** Loads the whole data set into empty tables. */

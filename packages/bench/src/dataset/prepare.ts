@@ -27,7 +27,9 @@ export async function prepareDataset(database: Database, size: DatasetSize, log:
   const started = performance.now();
   await migrate(database);
   const sql = sqlRunner(database);
-  await sql.query(`create table if not exists ${markerTable} (size text primary key, max_invoice_id bigint not null, max_delivery_id bigint not null, max_delivery_item_id bigint not null)`);
+  await sql.query(
+    `create table if not exists ${markerTable} (size text primary key, max_invoice_id bigint not null, max_delivery_id bigint not null, max_delivery_item_id bigint not null)`,
+  );
   const sizeKey = JSON.stringify(size);
   const [record] = await sql.query<LoadRecord & Record<string, unknown>>(`select * from ${markerTable} where size = $1`, [sizeKey]);
   if (record !== undefined) {

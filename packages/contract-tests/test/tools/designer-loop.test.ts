@@ -119,7 +119,8 @@ function step(title: string, command: string, args: string[], cwd = scratch): St
 
 function expectStep(result: StepResult, status: 'passes' | 'fails') {
   // The step's own output is the failure message, so a broken step says why.
-  if ((result.status === 0) !== (status === 'passes')) throw new Error(`expected the step to ${status === 'passes' ? 'pass' : 'fail'}; its output:\n${result.output}`);
+  if ((result.status === 0) !== (status === 'passes'))
+    throw new Error(`expected the step to ${status === 'passes' ? 'pass' : 'fail'}; its output:\n${result.output}`);
 }
 
 function copyRepository(target: string) {
@@ -134,7 +135,12 @@ function copyRepository(target: string) {
 }
 
 function callThroughClient(baseUrl: string, token: string) {
-  const result = step(`the generated client calls ${newOperationId} at ${baseUrl}`, process.execPath, ['--import', 'tsx', 'designer-loop-call.ts', baseUrl, token], join(scratch, 'packages/contract-tests'));
+  const result = step(
+    `the generated client calls ${newOperationId} at ${baseUrl}`,
+    process.execPath,
+    ['--import', 'tsx', 'designer-loop-call.ts', baseUrl, token],
+    join(scratch, 'packages/contract-tests'),
+  );
   expectStep(result, 'passes');
   const line = result.output.trim().split('\n').pop() ?? '';
   return JSON.parse(line) as { status: number; body: unknown; violations: string | null };
@@ -166,18 +172,23 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
 
     const generated = step('generate', 'npx', [...pnpm, 'generate']);
     expectStep(generated, 'passes');
-    expect(readFileSync(join(scratch, 'packages/client/generated/operations.ts'), 'utf8')).toContain(`${newOperationId}: (reportId: PathParameter<'${newOperationId}', 'report_id'>, query?: QueryParams<'${newOperationId}'>, opts?: CallOptions)`);
+    expect(readFileSync(join(scratch, 'packages/client/generated/operations.ts'), 'utf8')).toContain(
+      `${newOperationId}: (reportId: PathParameter<'${newOperationId}', 'report_id'>, query?: QueryParams<'${newOperationId}'>, opts?: CallOptions)`,
+    );
 
     const broken = step('typecheck (must fail)', 'npx', [...pnpm, 'typecheck']);
     expectStep(broken, 'fails');
     expect(broken.output).toMatch(new RegExp(`src/operations/index\\.ts\\(\\d+,\\d+\\): error TS2741: Property '${newOperationId}' is missing`));
     // No bail: every package was checked to the end, not only up to the first failure.
-    for (const name of ['bench', 'client', 'contract', 'contract-tests', 'robustness', 'server']) expect(broken.output).toMatch(new RegExp(`packages/${name} typecheck: (Done|Failed)\n`));
+    for (const name of ['bench', 'client', 'contract', 'contract-tests', 'robustness', 'server'])
+      expect(broken.output).toMatch(new RegExp(`packages/${name} typecheck: (Done|Failed)\n`));
     expect(broken.output).toContain('packages/server typecheck: Failed');
 
     const scaffolded = step('scaffold', 'npx', [...pnpm, 'scaffold']);
     expectStep(scaffolded, 'passes');
-    expect(scaffolded.output).toContain(`scaffold: wrote a stub for ${newOperationId} (GET /api/v1/reports/{report_id}) in packages/server/src/operations/reports.ts (new file)`);
+    expect(scaffolded.output).toContain(
+      `scaffold: wrote a stub for ${newOperationId} (GET /api/v1/reports/{report_id}) in packages/server/src/operations/reports.ts (new file)`,
+    );
     expect(step('scaffold again writes nothing', 'npx', [...pnpm, 'scaffold']).output).toContain('nothing written');
 
     expectStep(step('typecheck (must pass)', 'npx', [...pnpm, 'typecheck']), 'passes');

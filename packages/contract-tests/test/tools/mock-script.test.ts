@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, startPrism } from '../../../../scripts/lib/prism.mjs';
 
 function startMockScript(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts/mock.mjs'), ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts/mock.mjs'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = new Promise<string>((resolve, reject) => {

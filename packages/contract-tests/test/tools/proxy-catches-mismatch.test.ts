@@ -44,7 +44,9 @@ describe('the proxy target catches a response the spec does not allow', () => {
   });
 
   it('fails the scenario on an undocumented field, naming it', async () => {
-    const failure = await client().getUser(3).catch((error: unknown) => error);
+    const failure = await client()
+      .getUser(3)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ContractViolationError);
     const { violations } = failure as ContractViolationError;
     expect(violations.length).toBeGreaterThan(0);

@@ -24,7 +24,12 @@ const operationsDir = join(repoRoot, 'packages/server/src/operations');
 const indexSource = readFileSync(join(operationsDir, 'index.ts'), 'utf8');
 const entries = Object.values(operationTable).map((entry) => ({ ...entry, statuses: [...entry.statuses] }));
 const newEntry = (operationId: string, tag: string, statuses = [200, 400, 401, 403, 429, 500, 503]) => ({
-  operationId, tag, statuses, method: 'GET', path: `/api/v1/${operationId}`, summary: `Do ${operationId}`,
+  operationId,
+  tag,
+  statuses,
+  method: 'GET',
+  path: `/api/v1/${operationId}`,
+  summary: `Do ${operationId}`,
 });
 
 describe('scaffold', () => {
@@ -49,7 +54,12 @@ describe('scaffold', () => {
   });
 
   it('reports an operation wired in index.ts that the spec dropped, instead of deleting it', () => {
-    expect(staleOperations(entries.filter((entry) => entry.operationId !== 'getUser'), readWiring(indexSource))).toEqual(['getUser']);
+    expect(
+      staleOperations(
+        entries.filter((entry) => entry.operationId !== 'getUser'),
+        readWiring(indexSource),
+      ),
+    ).toEqual(['getUser']);
   });
 
   it('refuses an index.ts it cannot edit safely', () => {
@@ -62,7 +72,9 @@ describe('scaffold', () => {
     expect(() => stubError(newEntry('a', 't', [200, 404]))).toThrow(/neither 500 nor 503/);
     const source = stubSource(newEntry('getReport', 'reports'));
     expect(source).toContain("export const getReport: Handler<'getReport', RequestContext> = async () => {");
-    expect(source).toContain("return { status: 500, body: { error: 'internal_error', message: 'getReport (GET /api/v1/getReport) is not implemented yet.' } };");
+    expect(source).toContain(
+      "return { status: 500, body: { error: 'internal_error', message: 'getReport (GET /api/v1/getReport) is not implemented yet.' } };",
+    );
   });
 
   it('adds the imports a stub needs to a tag file only when it lacks them, after its last import', () => {
@@ -70,7 +82,9 @@ describe('scaffold', () => {
     expect(missingImports(directory)).toEqual([]);
     const bare = "// header\nimport { x } from './x.js';\nimport {\n  y,\n} from './y.js';\n\nexport const z = 1;\n";
     expect(missingImports(bare)).toHaveLength(2);
-    expect(withImports(bare, ['import A;'])).toBe("// header\nimport { x } from './x.js';\nimport {\n  y,\n} from './y.js';\nimport A;\n\nexport const z = 1;\n");
+    expect(withImports(bare, ['import A;'])).toBe(
+      "// header\nimport { x } from './x.js';\nimport {\n  y,\n} from './y.js';\nimport A;\n\nexport const z = 1;\n",
+    );
     expect(declaresHandler(directory, 'getUser')).toBe(true);
     expect(declaresHandler(directory, 'getUserRoles')).toBe(false);
   });

@@ -21,7 +21,12 @@ function baseSpec() {
           operationId: 'listThings',
           security: [{ oauth2: ['things:read'] }],
           parameters: [{ in: 'query', name: 'limit', required: false, schema: { type: 'integer', maximum: 100 } }],
-          responses: { '200': { ...json({ type: 'object', properties: { things: { type: 'array', items: ref('Thing') } } }), headers: { 'X-Request-Id': { schema: { type: 'string' } } } } },
+          responses: {
+            '200': {
+              ...json({ type: 'object', properties: { things: { type: 'array', items: ref('Thing') } } }),
+              headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+            },
+          },
         },
         post: {
           operationId: 'createThing',
@@ -95,7 +100,9 @@ describe('spec:diff rules', () => {
   it('reports a removed response field at its JSON path, in every answer that carries it', () => {
     const breaks = changed((spec) => delete (spec.components.schemas.Thing.properties as Record<string, unknown>).note);
     expect(breaks.map((entry) => entry.path)).toContain(`${getThingBody}.properties.note`);
-    expect(breaks.map((entry) => entry.path)).toContain('$.paths["/things"].get.responses["200"].content["application/json"].schema.properties.things.items.properties.note');
+    expect(breaks.map((entry) => entry.path)).toContain(
+      '$.paths["/things"].get.responses["200"].content["application/json"].schema.properties.things.items.properties.note',
+    );
     expect(new Set(rules(breaks))).toEqual(new Set(['field-removed']));
   });
 
@@ -150,23 +157,37 @@ describe('spec:diff rules', () => {
       delete (spec.paths['/things'].get.responses['200'].headers as Record<string, unknown>)['X-Request-Id'];
     });
     expect(breaks).toContainEqual({ path: '$.paths["/things/{id}"].get.responses["404"]', rule: 'response-removed', message: 'response 404 was removed' });
-    expect(breaks).toContainEqual({ path: '$.paths["/things"].get.responses["200"].headers["X-Request-Id"]', rule: 'response-header-removed', message: expect.any(String) });
+    expect(breaks).toContainEqual({
+      path: '$.paths["/things"].get.responses["200"].headers["X-Request-Id"]',
+      rule: 'response-header-removed',
+      message: expect.any(String),
+    });
   });
 
   it('reports parameters: removed, new required, tightened; and a new scope', () => {
     const removed = changed((spec) => (spec.paths['/things'].get.parameters = []));
     expect(rules(removed)).toEqual(['parameter-removed']);
-    const added = changed((spec) => spec.paths['/things'].get.parameters.push({ in: 'query', name: 'page', required: true, schema: { type: 'integer', maximum: 10 } }));
+    const added = changed((spec) =>
+      spec.paths['/things'].get.parameters.push({ in: 'query', name: 'page', required: true, schema: { type: 'integer', maximum: 10 } }),
+    );
     expect(added).toEqual([{ path: '$.paths["/things"].get.parameters["query:page"]', rule: 'new-required-parameter', message: expect.any(String) }]);
     const tightened = changed((spec) => (spec.paths['/things'].get.parameters[0]!.schema.maximum = 50));
-    expect(tightened).toEqual([{ path: '$.paths["/things"].get.parameters["query:limit"].schema.maximum', rule: 'constraint-tightened', message: 'maximum 100 -> 50' }]);
+    expect(tightened).toEqual([
+      { path: '$.paths["/things"].get.parameters["query:limit"].schema.maximum', rule: 'constraint-tightened', message: 'maximum 100 -> 50' },
+    ]);
     const scoped = changed((spec) => spec.paths['/things'].get.security[0]!.oauth2.push('admin'));
     expect(rules(scoped)).toEqual(['scope-added']);
   });
 
   it('reports a renamed operationId: the generated client function and the handler map key are gone', () => {
     const breaks = changed((spec) => (spec.paths['/things/{id}'].get.operationId = 'fetchThing'));
-    expect(breaks).toEqual([{ path: '$.paths["/things/{id}"].get.operationId', rule: 'operation-id-changed', message: expect.stringMatching(/getThing became fetchThing.*api\.getThing/) }]);
+    expect(breaks).toEqual([
+      {
+        path: '$.paths["/things/{id}"].get.operationId',
+        rule: 'operation-id-changed',
+        message: expect.stringMatching(/getThing became fetchThing.*api\.getThing/),
+      },
+    ]);
   });
 
   it('reports a removed operation by its operationId, even when another operation takes its path', () => {
@@ -176,11 +197,19 @@ describe('spec:diff rules', () => {
     expect(breaks).toEqual([{ path: '$.paths["/things"].post', rule: 'operation-removed', message: expect.stringContaining('(createThing)') }]);
   });
 
-  it('reports changes that shift the generated client function\'s arguments: a first query parameter, a new optional body, a removed body', () => {
-    const query = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { parameters: [...spec.paths['/things/{id}'].get.parameters, { in: 'query', name: 'expand', required: false, schema: { type: 'string' } }] }));
-    expect(query).toEqual([{ path: '$.paths["/things/{id}"].get.parameters', rule: 'client-signature-changed', message: expect.stringContaining('`query` argument') }]);
+  it("reports changes that shift the generated client function's arguments: a first query parameter, a new optional body, a removed body", () => {
+    const query = changed((spec) =>
+      Object.assign(spec.paths['/things/{id}'].get, {
+        parameters: [...spec.paths['/things/{id}'].get.parameters, { in: 'query', name: 'expand', required: false, schema: { type: 'string' } }],
+      }),
+    );
+    expect(query).toEqual([
+      { path: '$.paths["/things/{id}"].get.parameters', rule: 'client-signature-changed', message: expect.stringContaining('`query` argument') },
+    ]);
     const body = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { requestBody: { required: false, ...json({ type: 'object' }) } }));
-    expect(body).toEqual([{ path: '$.paths["/things/{id}"].get.requestBody', rule: 'client-signature-changed', message: expect.stringContaining('`body` argument') }]);
+    expect(body).toEqual([
+      { path: '$.paths["/things/{id}"].get.requestBody', rule: 'client-signature-changed', message: expect.stringContaining('`body` argument') },
+    ]);
     const requiredBody = changed((spec) => Object.assign(spec.paths['/things/{id}'].get, { requestBody: { required: true, ...json({ type: 'object' }) } }));
     expect(rules(requiredBody)).toEqual(['request-body-now-required']);
     const removed = changed((spec) => delete (spec.paths['/things'].post as Record<string, unknown>).requestBody);
@@ -211,7 +240,8 @@ describe('spec:diff rules', () => {
 
 describe('pnpm spec:diff on a git repository', () => {
   let repo: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, stdio: 'pipe' });
   const specDiff = (...args: string[]) => spawnSync(process.execPath, [join(repoRoot, 'scripts/spec-diff.mjs'), ...args, '--repo', repo], { encoding: 'utf8' });
 
   beforeAll(() => {
@@ -236,7 +266,9 @@ describe('pnpm spec:diff on a git repository', () => {
       const broken = specDiff('HEAD', '--json');
       expect(broken.status).toBe(1);
       const breaks = JSON.parse(broken.stdout) as { path: string; rule: string }[];
-      expect(breaks.some((entry) => entry.rule === 'enum-narrowed' && entry.path.startsWith('$.paths["/api/v1/invoices/{invoice_id}"].patch.requestBody'))).toBe(true);
+      expect(
+        breaks.some((entry) => entry.rule === 'enum-narrowed' && entry.path.startsWith('$.paths["/api/v1/invoices/{invoice_id}"].patch.requestBody')),
+      ).toBe(true);
     } finally {
       writeFileSync(statusFile, original);
     }

@@ -22,7 +22,9 @@ describe('reading sl-violations', () => {
   it('rejects an answer with a response violation, but not a missing-header report for a header that is there', async () => {
     const bad = JSON.stringify([{ location: ['response', 'body'], severity: 'Error', code: 'type', message: 'must be integer' }]);
     await expect(violationCheckingFetch(answer({ 'sl-violations': bad }))(request)).rejects.toBeInstanceOf(ContractViolationError);
-    const falseAlarm = JSON.stringify([{ location: ['response', 'header'], severity: 'Error', code: 'required', message: "Response header must have required property 'retry-after'" }]);
+    const falseAlarm = JSON.stringify([
+      { location: ['response', 'header'], severity: 'Error', code: 'required', message: "Response header must have required property 'retry-after'" },
+    ]);
     await expect(violationCheckingFetch(answer({ 'sl-violations': falseAlarm, 'Retry-After': '1' }))(request)).resolves.toBeInstanceOf(Response);
     await expect(violationCheckingFetch(answer({ 'sl-violations': falseAlarm }))(request)).rejects.toBeInstanceOf(ContractViolationError);
   });

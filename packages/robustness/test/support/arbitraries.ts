@@ -90,7 +90,10 @@ export function criterionArbitrary(): fc.Arbitrary<Record<string, unknown>> {
       case 'date':
         return isoDate.map((date) => date.toISOString().slice(0, 10));
       case 'date-time':
-        return fc.oneof(isoDate.map((date) => date.toISOString()), isoDate.map((date) => date.toISOString().slice(0, 10)));
+        return fc.oneof(
+          isoDate.map((date) => date.toISOString()),
+          isoDate.map((date) => date.toISOString().slice(0, 10)),
+        );
       case 'status':
         return fc.constantFrom('draft', 'sent', 'paid', 'overdue', 'cancelled');
       case 'currency':
@@ -120,8 +123,10 @@ function compareLoose(a: unknown, b: unknown): number {
 export function validArbitrary(schema: Schema, known: KnownIds, name = ''): fc.Arbitrary<unknown> {
   const resolved = resolveRef(schema);
   if (name === 'criteria') return fc.array(criterionArbitrary(), { maxLength: 5 });
-  if (name === 'client_id' || name === 'contact_id') return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.clientIds) }, { weight: 1, arbitrary: numberArbitrary(resolved, true) });
-  if (name === 'delivery_id') return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.deliveryIds) }, { weight: 1, arbitrary: numberArbitrary(resolved, true) });
+  if (name === 'client_id' || name === 'contact_id')
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.clientIds) }, { weight: 1, arbitrary: numberArbitrary(resolved, true) });
+  if (name === 'delivery_id')
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.deliveryIds) }, { weight: 1, arbitrary: numberArbitrary(resolved, true) });
   const type = Array.isArray(resolved['type']) ? resolved['type'][0] : resolved['type'];
   switch (type) {
     case 'object': {
@@ -204,22 +209,28 @@ export function invalidBodyArbitrary(schema: Schema, known: KnownIds): fc.Arbitr
       // JSON.parse makes `__proto__` an own property, as a hostile client's JSON would.
       body: JSON.parse(JSON.stringify(body).replace(/^\{/, `{${JSON.stringify(key)}:{"polluted":true}${Object.keys(body).length > 0 ? ',' : ''}`)),
     })),
-    fc.tuple(valid, fc.constantFrom(...names)).chain(([body, key]) =>
-      wrongTypeValue(properties[key]!).map((value) => ({ kind: `wrong type for ${key}`, body: { ...body, [key]: value } })),
-    ),
-    fc.tuple(valid, fc.constantFrom(...names), fc.integer({ min: 200, max: 3_000 })).map(([body, key, depth]) => ({ kind: `deep nesting in ${key}`, body: { ...body, [key]: nested(depth) } })),
+    fc
+      .tuple(valid, fc.constantFrom(...names))
+      .chain(([body, key]) => wrongTypeValue(properties[key]!).map((value) => ({ kind: `wrong type for ${key}`, body: { ...body, [key]: value } }))),
+    fc
+      .tuple(valid, fc.constantFrom(...names), fc.integer({ min: 200, max: 3_000 }))
+      .map(([body, key, depth]) => ({ kind: `deep nesting in ${key}`, body: { ...body, [key]: nested(depth) } })),
   ];
   if (required.length > 0) {
-    mutations.push(fc.tuple(valid, fc.constantFrom(...required)).map(([body, key]) => {
-      const copy = { ...body };
-      delete copy[key];
-      return { kind: `missing ${key}`, body: copy };
-    }));
+    mutations.push(
+      fc.tuple(valid, fc.constantFrom(...required)).map(([body, key]) => {
+        const copy = { ...body };
+        delete copy[key];
+        return { kind: `missing ${key}`, body: copy };
+      }),
+    );
   }
   const bounded = names.filter((key) => outOfBounds(properties[key]!, known) !== undefined);
   if (bounded.length > 0) {
     mutations.push(
-      fc.tuple(valid, fc.constantFrom(...bounded)).chain(([body, key]) => outOfBounds(properties[key]!, known)!.map((value) => ({ kind: `out of bounds ${key}`, body: { ...body, [key]: value } }))),
+      fc
+        .tuple(valid, fc.constantFrom(...bounded))
+        .chain(([body, key]) => outOfBounds(properties[key]!, known)!.map((value) => ({ kind: `out of bounds ${key}`, body: { ...body, [key]: value } }))),
     );
   }
   return fc.oneof(...mutations);

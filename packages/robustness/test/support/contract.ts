@@ -5,7 +5,6 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { loadSpec, numberFormats, operationTable, type OperationId } from '@invoice-api/contract';
 
-
 const spec = loadSpec();
 const specId = 'openapi.json';
 const ajv = new Ajv2020({ strict: false, allErrors: true });

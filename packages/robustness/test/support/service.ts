@@ -63,7 +63,10 @@ export function spawnService(env: Record<string, string>): SpawnedService {
     stdio: ['ignore', output, output],
   });
   closeSync(output);
-  const logs = (): string[] => readFileSync(logFile, 'utf8').split('\n').filter((line) => line !== '');
+  const logs = (): string[] =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return { child, exited, logs };
 }

@@ -12,11 +12,19 @@ export function token(options: { accountId?: number; scopes?: string[]; clientId
   return mintDevToken({ keyFile: devKeyFile, ...options });
 }
 
-const unsigned = (header: object, payload: object): string =>
-  `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}.`;
+const unsigned = (header: object, payload: object): string => `${base64url.encode(JSON.stringify(header))}.${base64url.encode(JSON.stringify(payload))}.`;
 
 function validClaims(now = Math.floor(Date.now() / 1000)): Record<string, unknown> {
-  return { iss: devIssuer, aud: devAudience, sub: 'forger', client_id: 'forger', account_id: 1, scope: 'invoices:read invoices:write', iat: now, exp: now + 600 };
+  return {
+    iss: devIssuer,
+    aud: devAudience,
+    sub: 'forger',
+    client_id: 'forger',
+    account_id: 1,
+    scope: 'invoices:read invoices:write',
+    iat: now,
+    exp: now + 600,
+  };
 }
 
 /** The key file's private JWK (the service creates the file on first start). */
@@ -49,6 +57,6 @@ export async function forgedTokens(): Promise<Record<string, string>> {
     'account_id as a string': await signWithDevKey({ ...validClaims(now), account_id: '1 or 1=1' }),
     'signature of another payload': `${header}.${base64url.encode(JSON.stringify({ ...validClaims(now), account_id: 2 }))}.${genuine.split('.')[2]}`,
     'tampered payload, original signature': `${header}.${payload}x.${genuine.split('.')[2]}`,
-    'garbage': 'not-a-jwt',
+    garbage: 'not-a-jwt',
   };
 }

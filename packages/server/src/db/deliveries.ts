@@ -26,7 +26,14 @@ export function findDeliveryRow(db: Kysely<DatabaseSchema>, accountId: number, d
 
 /** Reads the delivery and locks its row until the transaction ends: concurrent issues and updates queue. */
 export function lockDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<DeliveryWithCurrency | undefined> {
-  return trx.selectFrom('deliveries').selectAll().select(accountCurrency).where('account_id', '=', accountId).where('id', '=', deliveryId).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('deliveries')
+    .selectAll()
+    .select(accountCurrency)
+    .where('account_id', '=', accountId)
+    .where('id', '=', deliveryId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Items of the given deliveries, each delivery's in the order they were sent. */
@@ -49,8 +56,20 @@ export async function findDelivery(db: Kysely<DatabaseSchema>, accountId: number
 }
 
 export async function listDeliveries(db: Kysely<DatabaseSchema>, accountId: number, limit: number, offset: number): Promise<DeliveryRecord[]> {
-  const deliveries = await db.selectFrom('deliveries').selectAll().select(accountCurrency).where('account_id', '=', accountId).orderBy('id').limit(limit).offset(offset).execute();
-  const items = await itemsOf(db, accountId, deliveries.map((delivery) => delivery.id));
+  const deliveries = await db
+    .selectFrom('deliveries')
+    .selectAll()
+    .select(accountCurrency)
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const items = await itemsOf(
+    db,
+    accountId,
+    deliveries.map((delivery) => delivery.id),
+  );
   const byDelivery = new Map<number, ItemRecord[]>();
   for (const item of items) {
     const lines = byDelivery.get(item.delivery_id);
@@ -64,7 +83,12 @@ export function insertDeliveryRow(
   trx: Kysely<DatabaseSchema>,
   values: { account_id: number; delivery_nr: string; contact_id: number; delivery_date: string | null; total_amount: string },
 ): Promise<DeliveryWithCurrency> {
-  return trx.insertInto('deliveries').values({ ...values, status: 'draft' }).returningAll().returning(accountCurrency).executeTakeFirstOrThrow();
+  return trx
+    .insertInto('deliveries')
+    .values({ ...values, status: 'draft' })
+    .returningAll()
+    .returning(accountCurrency)
+    .executeTakeFirstOrThrow();
 }
 
 export interface IssueValues {
@@ -83,7 +107,12 @@ export interface IssueValues {
  * longer a draft. A contact that is not a company client of the account fails the update with the
  * (account_id, contact_id) foreign key (see isUnknownContact).
  */
-export function issueDraftRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, values: IssueValues): Promise<DeliveryWithCurrency | undefined> {
+export function issueDraftRow(
+  trx: Kysely<DatabaseSchema>,
+  accountId: number,
+  deliveryId: number,
+  values: IssueValues,
+): Promise<DeliveryWithCurrency | undefined> {
   return trx
     .updateTable('deliveries')
     .set({

@@ -7,7 +7,20 @@ export type InvoiceRecord = Omit<InvoiceRow, 'account_id'>;
 /** The unique constraint behind "invoice_number is unique within the account". */
 export const invoiceNumberConstraint = 'invoices_account_id_invoice_number_key';
 
-const columns = ['id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'created_at', 'updated_at', 'description', 'version'] as const;
+const columns = [
+  'id',
+  'invoice_number',
+  'client_id',
+  'client_name',
+  'amount',
+  'currency',
+  'status',
+  'due_date',
+  'created_at',
+  'updated_at',
+  'description',
+  'version',
+] as const;
 
 export function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
   return db.selectFrom('invoices').select(columns).where('account_id', '=', accountId).where('id', '=', invoiceId).executeTakeFirst();
@@ -32,7 +45,9 @@ export function insertInvoice(trx: Kysely<DatabaseSchema>, values: NewInvoiceRow
   return trx.insertInto('invoices').values(values).returning(columns).executeTakeFirstOrThrow();
 }
 
-export type InvoiceColumnChanges = Partial<Pick<NewInvoiceRow, 'invoice_number' | 'client_id' | 'client_name' | 'amount' | 'currency' | 'status' | 'due_date' | 'description'>>;
+export type InvoiceColumnChanges = Partial<
+  Pick<NewInvoiceRow, 'invoice_number' | 'client_id' | 'client_name' | 'amount' | 'currency' | 'status' | 'due_date' | 'description'>
+>;
 
 /**
  * Writes `changes` and moves updated_at: to now, and always forward by at least a millisecond, so a

@@ -7,7 +7,17 @@ import type { CompanyClientRow, DeliveryItemRow, DeliveryRow, InvoiceRow, UserRo
 
 /** The invoice columns the API shows, for `select` lists (account_id stays inside). */
 export const invoiceColumns = [
-  'id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'created_at', 'updated_at', 'description',
+  'id',
+  'invoice_number',
+  'client_id',
+  'client_name',
+  'amount',
+  'currency',
+  'status',
+  'due_date',
+  'created_at',
+  'updated_at',
+  'description',
 ] as const;
 
 export function toInvoice(row: Pick<InvoiceRow, (typeof invoiceColumns)[number]>): Invoice {
@@ -44,7 +54,10 @@ export function toDeliveryItem(row: Pick<DeliveryItemRow, 'id' | 'item_id' | 'qu
   };
 }
 
-export function toDelivery(row: DeliveryRow & { currency: string }, items: ReadonlyArray<Pick<DeliveryItemRow, 'id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>>): Delivery {
+export function toDelivery(
+  row: DeliveryRow & { currency: string },
+  items: ReadonlyArray<Pick<DeliveryItemRow, 'id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>>,
+): Delivery {
   return {
     id: row.id,
     delivery_nr: row.delivery_nr,

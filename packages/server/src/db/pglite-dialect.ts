@@ -30,7 +30,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   // Kysely's `.stream()`; nothing here streams, and PGlite has no cursors to stream with.
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on PGlite');
   }
 }

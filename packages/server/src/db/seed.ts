@@ -76,23 +76,68 @@ const accountPlans: readonly AccountPlan[] = [
 ];
 
 const clientNames = [
-  'Bergbahn Zermatt AG', 'Café Central', 'Datawerk GmbH', 'Edelweiss Logistics', 'Feldmann & Söhne', 'Glarner Holzbau',
-  'Helvetia Print', 'Innotec Solutions', 'Jura Uhren SA', 'Kaiser Consulting', 'Limmat Software', 'Matterhorn Foods',
-  'Nexus Medical', 'Orion Engineering', 'Pilatus Bikes', 'Quellwasser AG', 'Rhein Spedition', 'Säntis Media',
-  'Ticino Vini SA', 'Urban Office', 'Vierwald Reisen', 'Weber Elektro', 'Xenon Labs', 'Zürichsee Marine',
-  'Ostsee Fisch KG', 'Hafen Kontor', 'Baltic Timber', 'Elbe Brauerei', 'Moselgold Weine', 'Spree Digital',
+  'Bergbahn Zermatt AG',
+  'Café Central',
+  'Datawerk GmbH',
+  'Edelweiss Logistics',
+  'Feldmann & Söhne',
+  'Glarner Holzbau',
+  'Helvetia Print',
+  'Innotec Solutions',
+  'Jura Uhren SA',
+  'Kaiser Consulting',
+  'Limmat Software',
+  'Matterhorn Foods',
+  'Nexus Medical',
+  'Orion Engineering',
+  'Pilatus Bikes',
+  'Quellwasser AG',
+  'Rhein Spedition',
+  'Säntis Media',
+  'Ticino Vini SA',
+  'Urban Office',
+  'Vierwald Reisen',
+  'Weber Elektro',
+  'Xenon Labs',
+  'Zürichsee Marine',
+  'Ostsee Fisch KG',
+  'Hafen Kontor',
+  'Baltic Timber',
+  'Elbe Brauerei',
+  'Moselgold Weine',
+  'Spree Digital',
 ];
 const countries = ['CH', 'CH', 'CH', 'DE', 'AT', 'FR', 'IT', 'LI'];
 const descriptions = [
-  'Consulting services', 'Software licence renewal', 'Website maintenance', 'Hardware delivery: laptops',
-  'Office supplies', 'Annual support contract', 'Cloud hosting', 'Training workshop', 'Logistics and freight',
-  'Catering for company event', 'Marketing campaign', 'Data migration project', 'Security audit',
-  'Printing of brochures', 'Spare parts', 'Travel expenses', 'Design of new logo', 'Translation services',
-  'Monthly retainer', 'Equipment rental',
+  'Consulting services',
+  'Software licence renewal',
+  'Website maintenance',
+  'Hardware delivery: laptops',
+  'Office supplies',
+  'Annual support contract',
+  'Cloud hosting',
+  'Training workshop',
+  'Logistics and freight',
+  'Catering for company event',
+  'Marketing campaign',
+  'Data migration project',
+  'Security audit',
+  'Printing of brochures',
+  'Spare parts',
+  'Travel expenses',
+  'Design of new logo',
+  'Translation services',
+  'Monthly retainer',
+  'Equipment rental',
 ];
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-const slug = (name: string): string => name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '');
+const slug = (name: string): string =>
+  name
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[^a-z0-9]+/g, '.')
+    .replace(/^\.|\.$/g, '');
 const isoTimestamp = (ms: number): string => new Date(ms).toISOString();
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -126,34 +171,41 @@ async function seedAccount(trx: Transaction<DatabaseSchema>, plan: AccountPlan, 
 
   await trx
     .insertInto('users')
-    .values(plan.users.map((user, index) => ({
-      account_id: account.id,
-      name: user.name,
-      email: `${slug(user.name)}@${domain}`,
-      role: user.role,
-      created_at: isoTimestamp(accountCreated + index * dayMs),
-    })))
+    .values(
+      plan.users.map((user, index) => ({
+        account_id: account.id,
+        name: user.name,
+        email: `${slug(user.name)}@${domain}`,
+        role: user.role,
+        created_at: isoTimestamp(accountCreated + index * dayMs),
+      })),
+    )
     .execute();
 
   const clientOffset = plan === accountPlans[0] ? 0 : accountPlans[0]!.clients;
   const clients = await trx
     .insertInto('company_clients')
-    .values(Array.from({ length: plan.clients }, (_, index) => {
-      const name = clientNames[(clientOffset + index) % clientNames.length]!;
-      return {
-        account_id: account.id,
-        name,
-        email: `billing@${slug(name).replace(/\./g, '-')}.example`,
-        country: pick(random, countries),
-        created_at: isoTimestamp(accountCreated + (index + 5) * dayMs),
-      };
-    }))
+    .values(
+      Array.from({ length: plan.clients }, (_, index) => {
+        const name = clientNames[(clientOffset + index) % clientNames.length]!;
+        return {
+          account_id: account.id,
+          name,
+          email: `billing@${slug(name).replace(/\./g, '-')}.example`,
+          country: pick(random, countries),
+          created_at: isoTimestamp(accountCreated + (index + 5) * dayMs),
+        };
+      }),
+    )
     .returning(['id', 'name'])
     .execute();
 
   const invoices = planInvoices(plan, account.id, clients, random);
   for (let start = 0; start < invoices.length; start += insertChunkRows) {
-    await trx.insertInto('invoices').values(invoices.slice(start, start + insertChunkRows)).execute();
+    await trx
+      .insertInto('invoices')
+      .values(invoices.slice(start, start + insertChunkRows))
+      .execute();
   }
 
   await seedDeliveries(trx, plan, account.id, clients, random);
@@ -173,10 +225,28 @@ function planInvoices(plan: AccountPlan, accountId: number, clients: ReadonlyArr
     const age = (seedEpoch - created) / dayMs;
     const due = created + pick(random, [10, 14, 30, 30, 30, 60]) * dayMs;
     // Old invoices are mostly settled; recent ones are still open.
-    const status: InvoiceStatus = age > 90
-      ? weighted(random, [['paid', 80], ['cancelled', 8], ['overdue', 10], ['sent', 2]] as const)
-      : weighted(random, [['draft', 25], ['sent', 40], ['paid', 25], ['overdue', 5], ['cancelled', 5]] as const);
-    const currency = weighted(random, [[plan.currency, 70], ['EUR', 12], ['USD', 10], ['GBP', 5], ['CHF', 3]] as const);
+    const status: InvoiceStatus =
+      age > 90
+        ? weighted(random, [
+            ['paid', 80],
+            ['cancelled', 8],
+            ['overdue', 10],
+            ['sent', 2],
+          ] as const)
+        : weighted(random, [
+            ['draft', 25],
+            ['sent', 40],
+            ['paid', 25],
+            ['overdue', 5],
+            ['cancelled', 5],
+          ] as const);
+    const currency = weighted(random, [
+      [plan.currency, 70],
+      ['EUR', 12],
+      ['USD', 10],
+      ['GBP', 5],
+      ['CHF', 3],
+    ] as const);
     const cents = between(random, 5_000, 2_500_000) * (random() < 0.1 ? 10 : 1);
     const monthName = months[new Date(created).getUTCMonth()]!;
     const base = pick(random, descriptions);
@@ -210,11 +280,13 @@ async function seedDeliveries(
     const issued = index % 2 === 0;
     // Drafts sometimes have no lines yet; an issued delivery always has 1 to 5.
     const lineCount = issued ? between(random, 1, 5) : between(random, 0, 3);
-    const priced = priceLines(Array.from({ length: lineCount }, () => ({
-      item_id: between(random, 1000, 1200),
-      quantity: between(random, 1, 40_000) / 1000,
-      unit_price: between(random, 100, 5_000_000) / 10_000,
-    })));
+    const priced = priceLines(
+      Array.from({ length: lineCount }, () => ({
+        item_id: between(random, 1000, 1200),
+        quantity: between(random, 1, 40_000) / 1000,
+        unit_price: between(random, 100, 5_000_000) / 10_000,
+      })),
+    );
     const delivery = await trx
       .insertInto('deliveries')
       .values({

@@ -29,18 +29,20 @@ export async function mintDevToken(options: DevTokenOptions = {}): Promise<strin
   const clientId = options.clientId ?? 'dev';
   const now = Math.floor(Date.now() / 1000);
   const expiresAt = now + (options.ttlSeconds ?? 3600);
-  return new SignJWT({
-    scope: (options.scopes ?? allScopes).join(' '),
-    client_id: clientId,
-    account_id: options.accountId ?? 1,
-  })
-    .setProtectedHeader({ alg: DEV_KEY_ALGORITHM, typ: 'at+jwt', kid: key.kid })
-    .setIssuer(DEV_TOKEN_ISSUER)
-    .setAudience(DEV_TOKEN_AUDIENCE)
-    .setSubject(clientId)
-    .setJti(randomUUID())
-    // An expired token is issued no later than it expired, as a real one would have been.
-    .setIssuedAt(Math.min(now, expiresAt))
-    .setExpirationTime(expiresAt)
-    .sign(key.privateKey);
+  return (
+    new SignJWT({
+      scope: (options.scopes ?? allScopes).join(' '),
+      client_id: clientId,
+      account_id: options.accountId ?? 1,
+    })
+      .setProtectedHeader({ alg: DEV_KEY_ALGORITHM, typ: 'at+jwt', kid: key.kid })
+      .setIssuer(DEV_TOKEN_ISSUER)
+      .setAudience(DEV_TOKEN_AUDIENCE)
+      .setSubject(clientId)
+      .setJti(randomUUID())
+      // An expired token is issued no later than it expired, as a real one would have been.
+      .setIssuedAt(Math.min(now, expiresAt))
+      .setExpirationTime(expiresAt)
+      .sign(key.privateKey)
+  );
 }

@@ -52,20 +52,16 @@ function sameValue(field: keyof InvoiceUpdate, stored: InvoiceState, requested: 
  */
 export function planInvoiceUpdate(current: InvoiceState, update: InvoiceUpdate): InvoiceChanges {
   if (update.status !== undefined && update.status !== current.status && !canTransition(current.status, update.status)) {
-    throw ApiError.conflict(
-      'invalid_transition',
-      `Invoice ${current.id} cannot move from '${current.status}' to '${update.status}'.`,
-    );
+    throw ApiError.conflict('invalid_transition', `Invoice ${current.id} cannot move from '${current.status}' to '${update.status}'.`);
   }
   const changes: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(update) as Array<[keyof InvoiceUpdate, unknown]>) {
     if (value === undefined || sameValue(field, current, value)) continue;
     if (current.status !== 'draft' && !fieldsEditableAfterDraft.has(field)) {
-      throw ApiError.conflict(
-        'invoice_locked',
-        `Invoice ${current.id} is '${current.status}': only status and description may change, not ${field}.`,
-        { field, issue: 'the invoice has left draft; only status and description may change' },
-      );
+      throw ApiError.conflict('invoice_locked', `Invoice ${current.id} is '${current.status}': only status and description may change, not ${field}.`, {
+        field,
+        issue: 'the invoice has left draft; only status and description may change',
+      });
     }
     changes[field] = value;
   }

@@ -75,7 +75,11 @@ function fromBodyParser(error: unknown): ApiError | undefined {
     case 'charset.unsupported':
       return new ApiError(415, 'unsupported_media_type', 'The request body must be application/json in UTF-8.');
     case 'encoding.unsupported':
-      return new ApiError(415, 'unsupported_media_type', 'The request body uses a Content-Encoding the service does not accept (use identity, gzip, deflate or br).');
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        'The request body uses a Content-Encoding the service does not accept (use identity, gzip, deflate or br).',
+      );
     case 'request.aborted':
       return new ApiError(400, 'invalid_request', 'The request body was not received completely.');
     default:

@@ -15,10 +15,7 @@ interface CompiledPath {
   operations: Map<string, OperationEntry>;
 }
 
-export type Resolution =
-  | { kind: 'operation'; operation: OperationEntry }
-  | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'unknown-path' };
+export type Resolution = { kind: 'operation'; operation: OperationEntry } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'unknown-path' };
 
 export function compilePaths(entries: readonly OperationEntry[]): CompiledPath[] {
   const byPath = new Map<string, CompiledPath>();

@@ -131,7 +131,8 @@ function limiter(group: string, policy: Policy, store: Store, logger: Logger): R
     store,
     passOnStoreError: true,
     logger: {
-      error: (error, message) => logger.warn({ err: error, policy: `${group}:${policy.name}` }, `rate limit store failed, request served without limit: ${message ?? ''}`),
+      error: (error, message) =>
+        logger.warn({ err: error, policy: `${group}:${policy.name}` }, `rate limit store failed, request served without limit: ${message ?? ''}`),
       warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limit warning'),
     },
     // Only operations behind a verified token reach this point with a caller; others are not limited.

@@ -3,7 +3,7 @@
 // the validated `{params, query, body}` and the request context; its `{status, body, headers}` is sent.
 // A handler missing from the map is a compile error (HandlerMap).
 import type { Request, RequestHandler, Response } from 'express';
-import { type HandlerMap, type HandlerRequest, type OperationId } from '@invoice-api/contract';
+import type { HandlerMap, HandlerRequest, OperationId } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
 import { serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
@@ -20,7 +20,9 @@ interface Answer {
 type Endpoint = (req: Request, res: Response) => Promise<void>;
 
 export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): RequestHandler {
-  const endpoints = new Map<string, Endpoint>((Object.keys(handlers) as OperationId[]).map((operationId) => [operationId, endpoint(operationId, handlers, contextFor)]));
+  const endpoints = new Map<string, Endpoint>(
+    (Object.keys(handlers) as OperationId[]).map((operationId) => [operationId, endpoint(operationId, handlers, contextFor)]),
+  );
   return (req, res, next) => {
     const operation = res.locals.operation;
     const send = operation === undefined ? undefined : endpoints.get(operation.operationId);

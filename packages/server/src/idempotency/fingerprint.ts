@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 
 export function requestFingerprint(operationId: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([operationId, path, canonical(body)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([operationId, path, canonical(body)]))
+    .digest('hex');
 }
 
 /** The value with every object's keys in sorted order (arrays keep theirs: their order is meaning). */

@@ -7,7 +7,11 @@ import { ApiError } from '../errors.js';
 /** Operations whose spec declares the request header `Header`. */
 type OperationsTaking<Header extends string> = {
   [K in OperationId]: operations[K]['parameters'] extends { header?: infer Declared }
-    ? [NonNullable<Declared>] extends [never] ? never : Header extends keyof NonNullable<Declared> ? K : never
+    ? [NonNullable<Declared>] extends [never]
+      ? never
+      : Header extends keyof NonNullable<Declared>
+        ? K
+        : never
     : never;
 }[OperationId];
 

@@ -52,21 +52,17 @@ export function findStoredAnswer(db: Kysely<DatabaseSchema>, claim: IdempotencyC
 }
 
 export function keyInUse(): ApiError {
-  return new ApiError(
-    409,
-    'idempotency_key_in_use',
-    'A request with this Idempotency-Key is still being processed; retry it later to get its answer.',
-    { field: idempotencyKeyHeader, issue: 'is in use by a request still running' },
-  );
+  return new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry it later to get its answer.', {
+    field: idempotencyKeyHeader,
+    issue: 'is in use by a request still running',
+  });
 }
 
 export function keyReused(): ApiError {
-  return new ApiError(
-    422,
-    'idempotency_key_reused',
-    'This Idempotency-Key was already used for a different request; use a new key for a new request.',
-    { field: idempotencyKeyHeader, issue: 'was used for a different request' },
-  );
+  return new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different request; use a new key for a new request.', {
+    field: idempotencyKeyHeader,
+    issue: 'was used for a different request',
+  });
 }
 
 /**

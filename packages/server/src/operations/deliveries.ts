@@ -53,10 +53,13 @@ async function assertContact(db: Kysely<DatabaseSchema>, accountId: number, cont
 
 /** True when the stored lines are exactly the requested ones, in order (an update that changes nothing). */
 function sameLines(stored: readonly ItemRecord[], requested: PricedLines['lines']): boolean {
-  return stored.length === requested.length && stored.every((line, index) => {
-    const other = requested[index]!;
-    return line.item_id === other.item_id && sameAmount(line.quantity, other.quantity) && sameAmount(line.unit_price, other.unit_price);
-  });
+  return (
+    stored.length === requested.length &&
+    stored.every((line, index) => {
+      const other = requested[index]!;
+      return line.item_id === other.item_id && sameAmount(line.quantity, other.quantity) && sameAmount(line.unit_price, other.unit_price);
+    })
+  );
 }
 
 function pricedItems(items: readonly DeliveryItemInput[] | undefined, forIssue: boolean): PricedLines | undefined {
@@ -123,7 +126,11 @@ export const updateDelivery: Handler<'updateDelivery', RequestContext> = async (
     const row = await updateDeliveryRow(trx, accountId, deliveryId, changes);
     return { delivery: row, items: itemsChange ? await replaceItems(trx, accountId, deliveryId, priced.lines) : storedItems };
   });
-  return { status: 200, headers: { ETag: entityTag(updated.delivery.id, updated.delivery.version) }, body: { delivery: toDelivery(updated.delivery, updated.items) } };
+  return {
+    status: 200,
+    headers: { ETag: entityTag(updated.delivery.id, updated.delivery.version) },
+    body: { delivery: toDelivery(updated.delivery, updated.items) },
+  };
 };
 
 export const issueDelivery: Handler<'issueDelivery', RequestContext> = async (request, context) => {

@@ -3,7 +3,5 @@ import type { Handler } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
 
 export const getHealth: Handler<'getHealth', RequestContext> = async (_request, context) => {
-  return (await context.db.ping())
-    ? { status: 200, body: { status: 'ok' } }
-    : { status: 503, body: { status: 'unavailable' } };
+  return (await context.db.ping()) ? { status: 200, body: { status: 'ok' } } : { status: 503, body: { status: 'unavailable' } };
 };

@@ -21,7 +21,10 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined {
   const value = header.trim();
   if (value === '*') return { any: true };
   // A list: elements separated by commas with optional whitespace; empty elements are allowed (RFC 9110, 5.6.1).
-  const elements = value.split(',').map((element) => element.trim()).filter((element) => element !== '');
+  const elements = value
+    .split(',')
+    .map((element) => element.trim())
+    .filter((element) => element !== '');
   if (elements.length === 0 || !elements.every((element) => entityTagPattern.test(element))) {
     const issue = 'must be * or a comma-separated list of entity tags ("…" or W/"…")';
     throw ApiError.invalid(ifMatchHeader, issue, `Invalid header '${ifMatchHeader}': ${issue}.`);

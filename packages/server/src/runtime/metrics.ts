@@ -53,7 +53,7 @@ export function createMetrics(database: Pick<Database, 'engine' | 'poolStats'>):
   const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'HTTP requests being handled now.', registers: [registry] });
   const refusals = new Counter({
     name: 'rate_limit_refusals_total',
-    help: 'Requests refused with 429 by the rate limits, by the operation\'s x-rate-limit group.',
+    help: "Requests refused with 429 by the rate limits, by the operation's x-rate-limit group.",
     labelNames: ['group'] as const,
     registers: [registry],
   });

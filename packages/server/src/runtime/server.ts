@@ -60,27 +60,29 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         // Keep accepting for a moment first: on a busy server, connections wait in the kernel's listen
         // backlog with their requests already sent, and closing the listener resets them. The listener
         // then closes in the check phase (setImmediate), right after a poll phase accepted the backlog.
-        setTimeout(() =>
-          setImmediate(() => {
-            // The listener closes before any answer says `Connection: close`: a keep-alive client told to
-            // go reconnects to a closed port and is refused (nothing sent, safe to retry elsewhere),
-            // instead of landing in the backlog just as it closes and being reset after sending.
-            // net.Server's close only stops accepting; http.Server's would also close idle connections,
-            // racing a client that is reusing one right then.
-            NetServer.prototype.close.call(server, () => {
-              clearTimeout(force);
-              // Now http.Server's own close only stops its connection-checking timer (and reports, as
-              // expected, that the server is no longer running).
-              server.close(() => resolve());
-            });
-            closing = true;
-            // Answers not yet sent tell their client that this connection ends with them; the server
-            // closes it once such an answer is written. An idle connection is left alone: its client may
-            // be sending on it right now, and it closes at the keep-alive timeout its last answer
-            // advertised (`Keep-Alive: timeout=…`), which clients honour with a margin.
-            for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-          }),
-        Math.min(drainWindowMs, graceMs));
+        setTimeout(
+          () =>
+            setImmediate(() => {
+              // The listener closes before any answer says `Connection: close`: a keep-alive client told to
+              // go reconnects to a closed port and is refused (nothing sent, safe to retry elsewhere),
+              // instead of landing in the backlog just as it closes and being reset after sending.
+              // net.Server's close only stops accepting; http.Server's would also close idle connections,
+              // racing a client that is reusing one right then.
+              NetServer.prototype.close.call(server, () => {
+                clearTimeout(force);
+                // Now http.Server's own close only stops its connection-checking timer (and reports, as
+                // expected, that the server is no longer running).
+                server.close(() => resolve());
+              });
+              closing = true;
+              // Answers not yet sent tell their client that this connection ends with them; the server
+              // closes it once such an answer is written. An idle connection is left alone: its client may
+              // be sending on it right now, and it closes at the keep-alive timeout its last answer
+              // advertised (`Keep-Alive: timeout=…`), which clients honour with a margin.
+              for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+            }),
+          Math.min(drainWindowMs, graceMs),
+        );
       });
       return closed;
     },

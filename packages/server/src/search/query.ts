@@ -23,7 +23,12 @@ function descriptionDigestMatch(eb: InvoiceExpressions, criterion: ParsedCriteri
   if (criterion.field !== 'description') return undefined;
   const digest = sql<string>`md5(${eb.ref('description')})`;
   if (criterion.operator === '=') return eb(digest, '=', sql<string>`md5(${criterion.value})`);
-  if (criterion.operator === 'in') return eb(digest, 'in', criterion.value.map((value) => sql<string>`md5(${value})`));
+  if (criterion.operator === 'in')
+    return eb(
+      digest,
+      'in',
+      criterion.value.map((value) => sql<string>`md5(${value})`),
+    );
   return undefined;
 }
 

@@ -65,11 +65,21 @@ describe.each(engines)('database on %s', (engine) => {
     expect((await countRows(database())).invoices).toBe(5000);
     const statuses = await database().db.selectFrom('invoices').select('status').distinct().orderBy('status').execute();
     expect(statuses.map((row) => row.status)).toEqual(['cancelled', 'draft', 'overdue', 'paid', 'sent']);
-    const first = await database().db.selectFrom('invoices').select(['invoice_number', 'amount', 'created_at']).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const first = await database()
+      .db.selectFrom('invoices')
+      .select(['invoice_number', 'amount', 'created_at'])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     // Fixed PRNG seed and epoch: the same first invoice on every engine and every run.
     expect(first).toEqual({ invoice_number: 'INV-000001', amount: '5515.33', created_at: '2023-01-02T02:47:39.540Z' });
     const accounts = await database().db.selectFrom('accounts').select(['id', 'next_invoice_number']).orderBy('id').execute();
-    const perAccount = await database().db.selectFrom('invoices').select(['account_id', database().db.fn.countAll<number>().as('n')]).groupBy('account_id').orderBy('account_id').execute();
+    const perAccount = await database()
+      .db.selectFrom('invoices')
+      .select(['account_id', database().db.fn.countAll<number>().as('n')])
+      .groupBy('account_id')
+      .orderBy('account_id')
+      .execute();
     expect(accounts.map((row) => row.next_invoice_number)).toEqual(perAccount.map((row) => row.n + 1));
     expect(perAccount[0]!.n).toBeGreaterThan(perAccount[1]!.n);
   });
@@ -84,7 +94,12 @@ describe.each(engines)('database on %s', (engine) => {
     const existing = await database().db.selectFrom('invoices').selectAll().where('account_id', '=', 1).orderBy('id').limit(1).executeTakeFirstOrThrow();
     const foreignClient = await database().db.selectFrom('company_clients').select('id').where('account_id', '=', 2).limit(1).executeTakeFirstOrThrow();
     const { id: _id, ...copy } = existing;
-    await expect(database().db.insertInto('invoices').values({ ...copy, invoice_number: 'X-1', client_id: foreignClient.id }).execute()).rejects.toMatchObject({ code: '23503' });
+    await expect(
+      database()
+        .db.insertInto('invoices')
+        .values({ ...copy, invoice_number: 'X-1', client_id: foreignClient.id })
+        .execute(),
+    ).rejects.toMatchObject({ code: '23503' });
   });
 
   it('can serve a like search from the trigram index', async () => {
@@ -92,15 +107,20 @@ describe.each(engines)('database on %s', (engine) => {
     // transaction that is rolled back) to prove the trigram index matches ILIKE '%...%' on this engine.
     const rolledBack = new Error('roll back');
     let plan = '';
-    await database().db.transaction().execute(async (trx) => {
-      await sql`drop index invoices_account_id_description_md5`.execute(trx);
-      await sql`set local enable_seqscan = off`.execute(trx);
-      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where (description collate "C.utf8") ilike '%retainer%'`.execute(trx);
-      plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-      throw rolledBack;
-    }).catch((error: unknown) => {
-      if (error !== rolledBack) throw error;
-    });
+    await database()
+      .db.transaction()
+      .execute(async (trx) => {
+        await sql`drop index invoices_account_id_description_md5`.execute(trx);
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where (description collate "C.utf8") ilike '%retainer%'`.execute(
+          trx,
+        );
+        plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
     expect(plan).toMatch(/Index Scan on invoices_description_trgm/);
     const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'invoices'`.execute(database().db);
     expect(indexes.rows.map((row) => row.indexname)).toContain('invoices_account_id_description_md5');
@@ -110,7 +130,11 @@ describe.each(engines)('database on %s', (engine) => {
     const existing = await database().db.selectFrom('invoices').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow();
     const { id: _id, ...copy } = existing;
     const description = '🧾'.repeat(1000);
-    const inserted = await database().db.insertInto('invoices').values({ ...copy, invoice_number: 'LONG-1', description }).returning('description').executeTakeFirstOrThrow();
+    const inserted = await database()
+      .db.insertInto('invoices')
+      .values({ ...copy, invoice_number: 'LONG-1', description })
+      .returning('description')
+      .executeTakeFirstOrThrow();
     expect(inserted.description).toBe(description);
   });
 
@@ -131,7 +155,10 @@ describe('isDatabaseUnavailable', () => {
     });
     const database = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres` });
     try {
-      const failure = await sql`select 1`.execute(database.db).then(() => undefined, (error: unknown) => error);
+      const failure = await sql`select 1`.execute(database.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(isDatabaseUnavailable(failure)).toBe(true);
       await expect(database.ping()).resolves.toBe(false);
     } finally {
@@ -151,7 +178,10 @@ describe('isDatabaseUnavailable', () => {
     const { port } = server.address() as net.AddressInfo;
     const database = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres` });
     try {
-      const failure = await sql`select 1`.execute(database.db).then(() => undefined, (error: unknown) => error);
+      const failure = await sql`select 1`.execute(database.db).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(isDatabaseUnavailable(failure)).toBe(true);
     } finally {
       await database.close();

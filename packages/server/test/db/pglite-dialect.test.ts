@@ -27,20 +27,26 @@ describe('PGlite dialect', () => {
 
   it('gives a transaction the one session to itself: racing read-modify-writes lose nothing', async () => {
     // Without the session lock, a query of one transaction would run inside another's BEGIN...COMMIT.
-    await Promise.all(Array.from({ length: 20 }, () => database.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(trx);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      await sql`update counters set value = ${rows[0]!.value + 1} where id = 1`.execute(trx);
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        database.db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(trx);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await sql`update counters set value = ${rows[0]!.value + 1} where id = 1`.execute(trx);
+        }),
+      ),
+    );
     const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(database.db);
     expect(rows[0]!.value).toBe(20);
   });
 
   it('rolls a failed transaction back and frees the session for the next query', async () => {
-    await expect(database.db.transaction().execute(async (trx) => {
-      await sql`update counters set value = -1 where id = 1`.execute(trx);
-      await sql`select * from no_such_table`.execute(trx);
-    })).rejects.toMatchObject({ code: '42P01' });
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`update counters set value = -1 where id = 1`.execute(trx);
+        await sql`select * from no_such_table`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: '42P01' });
     const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(database.db);
     expect(rows[0]!.value).toBe(20);
   });
@@ -50,14 +56,18 @@ describe('PGlite dialect', () => {
     expect(result.numUpdatedRows).toBe(0n);
   });
 
-  it('keeps its data in the directory across a reopen, already migrated', async () => {
-    await database.close();
-    database = await openDatabase({ dataDir: directory });
-    const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(database.db);
-    expect(rows[0]!.value).toBe(20);
-    const again = await migrate(database);
-    expect(again.results).toEqual([]);
-  }, databaseHookTimeoutMs);
+  it(
+    'keeps its data in the directory across a reopen, already migrated',
+    async () => {
+      await database.close();
+      database = await openDatabase({ dataDir: directory });
+      const { rows } = await sql<{ value: number }>`select value from counters where id = 1`.execute(database.db);
+      expect(rows[0]!.value).toBe(20);
+      const again = await migrate(database);
+      expect(again.results).toEqual([]);
+    },
+    databaseHookTimeoutMs,
+  );
 });
 
 describe('openDatabase', () => {

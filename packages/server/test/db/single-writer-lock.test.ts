@@ -243,34 +243,42 @@ describe('single-writer lock', () => {
 });
 
 describe('openDatabase on a PGlite directory', () => {
-  it('holds the lock while open, refuses a second opener, and releases it on close', async () => {
-    freshDataDir();
-    const dump = await pgliteTemplate();
-    const database = await openDatabase({ dataDir, pgliteDataDirDump: dump });
-    try {
-      expect((JSON.parse(await readFile(lockFile, 'utf8')) as LockRecord).pid).toBe(process.pid);
-      const second = await openDatabase({ dataDir }).then(
-        async (opened) => {
-          await opened.close();
-          return new Error('a second open was allowed');
-        },
-        (error: unknown) => error,
-      );
-      expect(second).toBeInstanceOf(DataDirectoryInUseError);
-      expect((second as DataDirectoryInUseError).message).toContain(dataDir);
-      await expect(database.ping()).resolves.toBe(true);
-    } finally {
-      await database.close();
-    }
-    await expect(readFile(lockFile, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
-    const reopened = await openDatabase({ dataDir });
-    await reopened.close();
-  }, databaseHookTimeoutMs);
+  it(
+    'holds the lock while open, refuses a second opener, and releases it on close',
+    async () => {
+      freshDataDir();
+      const dump = await pgliteTemplate();
+      const database = await openDatabase({ dataDir, pgliteDataDirDump: dump });
+      try {
+        expect((JSON.parse(await readFile(lockFile, 'utf8')) as LockRecord).pid).toBe(process.pid);
+        const second = await openDatabase({ dataDir }).then(
+          async (opened) => {
+            await opened.close();
+            return new Error('a second open was allowed');
+          },
+          (error: unknown) => error,
+        );
+        expect(second).toBeInstanceOf(DataDirectoryInUseError);
+        expect((second as DataDirectoryInUseError).message).toContain(dataDir);
+        await expect(database.ping()).resolves.toBe(true);
+      } finally {
+        await database.close();
+      }
+      await expect(readFile(lockFile, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      const reopened = await openDatabase({ dataDir });
+      await reopened.close();
+    },
+    databaseHookTimeoutMs,
+  );
 
-  it('opens any number of in-memory databases at once: nothing is shared, nothing is locked', async () => {
-    const first = await openDatabase({ url: 'memory:', pgliteDataDirDump: await pgliteTemplate() });
-    const second = await openDatabase({ url: 'memory:', pgliteDataDirDump: await pgliteTemplate() });
-    expect(await Promise.all([first.ping(), second.ping()])).toEqual([true, true]);
-    await Promise.all([first.close(), second.close()]);
-  }, databaseHookTimeoutMs);
+  it(
+    'opens any number of in-memory databases at once: nothing is shared, nothing is locked',
+    async () => {
+      const first = await openDatabase({ url: 'memory:', pgliteDataDirDump: await pgliteTemplate() });
+      const second = await openDatabase({ url: 'memory:', pgliteDataDirDump: await pgliteTemplate() });
+      expect(await Promise.all([first.ping(), second.ping()])).toEqual([true, true]);
+      await Promise.all([first.close(), second.close()]);
+    },
+    databaseHookTimeoutMs,
+  );
 });

@@ -48,7 +48,11 @@ describe('planInvoiceUpdate', () => {
   });
 
   it('lets a draft change every field and move to sent at once', () => {
-    expect(planInvoiceUpdate(draft, { amount: 120.5, due_date: '2026-04-30', status: 'sent' })).toEqual({ amount: 120.5, due_date: '2026-04-30', status: 'sent' });
+    expect(planInvoiceUpdate(draft, { amount: 120.5, due_date: '2026-04-30', status: 'sent' })).toEqual({
+      amount: 120.5,
+      due_date: '2026-04-30',
+      status: 'sent',
+    });
   });
 
   it('rejects a bad transition with invalid_transition', () => {

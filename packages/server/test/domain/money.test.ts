@@ -40,10 +40,12 @@ describe('money', () => {
 
   it('accepts a total of exactly 999,999,999,999.99 and rejects a cent more, naming items', () => {
     expect(priceLines([{ item_id: 1, quantity: 1000, unit_price: 999999999.9999 }]).totalAmount).toBe('999999999999.90');
-    expect(priceLines([
-      { item_id: 1, quantity: 1000, unit_price: 999999999.9999 },
-      { item_id: 2, quantity: 1, unit_price: 0.09 },
-    ]).totalAmount).toBe(maxMoney.toFixed(2));
+    expect(
+      priceLines([
+        { item_id: 1, quantity: 1000, unit_price: 999999999.9999 },
+        { item_id: 2, quantity: 1, unit_price: 0.09 },
+      ]).totalAmount,
+    ).toBe(maxMoney.toFixed(2));
     let failure: unknown;
     try {
       priceLines([

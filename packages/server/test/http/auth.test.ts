@@ -27,7 +27,11 @@ function claims(overrides: JWTPayload = {}): JWTPayload {
 }
 
 function sign(payload: JWTPayload, key: CryptoKey, header: { alg?: string; typ?: string | undefined; kid?: string } = {}): Promise<string> {
-  const protectedHeader = { alg: header.alg ?? 'ES256', ...('typ' in header ? (header.typ === undefined ? {} : { typ: header.typ }) : { typ: 'at+jwt' }), ...(header.kid === undefined ? {} : { kid: header.kid }) };
+  const protectedHeader = {
+    alg: header.alg ?? 'ES256',
+    ...('typ' in header ? (header.typ === undefined ? {} : { typ: header.typ }) : { typ: 'at+jwt' }),
+    ...(header.kid === undefined ? {} : { kid: header.kid }),
+  };
   return new SignJWT(payload).setProtectedHeader(protectedHeader).sign(key);
 }
 

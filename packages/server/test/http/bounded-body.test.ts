@@ -8,7 +8,10 @@ const searchBounds = operationTable.searchInvoices.body.bounds;
 
 describe('boundBody', () => {
   it('finds the request body bounds of an operation, and none for a GET', () => {
-    expect(issueBounds).toMatchObject({ known: expect.arrayContaining(['delivery_id', 'items']), properties: expect.objectContaining({ items: expect.anything() }) });
+    expect(issueBounds).toMatchObject({
+      known: expect.arrayContaining(['delivery_id', 'items']),
+      properties: expect.objectContaining({ items: expect.anything() }),
+    });
     expect(operationTable.getInvoice.body).toBeNull();
   });
 

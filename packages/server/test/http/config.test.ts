@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_TOKEN_AUDIENCE, DEV_TOKEN_ISSUER, defaultDevKeyFile, loadConfig } from '../../src/config.js';
 
-const production = { NODE_ENV: 'production', JWT_ISSUER: 'https://auth.example.com/', JWT_AUDIENCE: 'https://api.example.com', JWT_JWKS_URL: 'https://auth.example.com/jwks.json' };
+const production = {
+  NODE_ENV: 'production',
+  JWT_ISSUER: 'https://auth.example.com/',
+  JWT_AUDIENCE: 'https://api.example.com',
+  JWT_JWKS_URL: 'https://auth.example.com/jwks.json',
+};
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -59,7 +64,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}).database.pgliteDataDir).toBeUndefined();
     expect(loadConfig({ PGLITE_DATA_DIR: '/srv/invoices/pglite' }).database.pgliteDataDir).toBe('/srv/invoices/pglite');
     // Relative to the repository root, like the default `.data/pglite`, wherever the process starts.
-    expect(loadConfig({ PGLITE_DATA_DIR: '.data/other' }).database.pgliteDataDir).toBe(defaultDevKeyFile.replace(/\.dev\/jwt-signing-key\.json$/, '.data/other'));
+    expect(loadConfig({ PGLITE_DATA_DIR: '.data/other' }).database.pgliteDataDir).toBe(
+      defaultDevKeyFile.replace(/\.dev\/jwt-signing-key\.json$/, '.data/other'),
+    );
   });
 
   it.each([
@@ -91,7 +98,12 @@ describe('loadConfig', () => {
     it('verifies tokens with the JWKS, issuer and audience', () => {
       const config = loadConfig(production);
       expect(config.production).toBe(true);
-      expect(config.auth).toEqual({ mode: 'jwks', jwksUrl: new URL(production.JWT_JWKS_URL), issuer: production.JWT_ISSUER, audience: production.JWT_AUDIENCE });
+      expect(config.auth).toEqual({
+        mode: 'jwks',
+        jwksUrl: new URL(production.JWT_JWKS_URL),
+        issuer: production.JWT_ISSUER,
+        audience: production.JWT_AUDIENCE,
+      });
       expect(config.seedDemoData).toBe(false);
     });
 

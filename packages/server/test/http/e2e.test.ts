@@ -37,7 +37,13 @@ describe.each(engines)('the service on %s', (engine) => {
   });
 
   it('creates an invoice (201 + Location), reads it back and finds it by search', async () => {
-    const created = await send('POST', '/api/v1/invoices', { client_id: account.clientIds[0], amount: 4200.5, currency: 'CHF', due_date: '2026-12-31', description: 'Relaunch' });
+    const created = await send('POST', '/api/v1/invoices', {
+      client_id: account.clientIds[0],
+      amount: 4200.5,
+      currency: 'CHF',
+      due_date: '2026-12-31',
+      description: 'Relaunch',
+    });
     expect(created.status).toBe(201);
     const { invoice } = (await created.json()) as { invoice: Invoice };
     expect(created.headers.get('location')).toBe(`/api/v1/invoices/${invoice.id}`);
@@ -82,7 +88,12 @@ describe.each(engines)('the service on %s', (engine) => {
     const draft = await send('POST', '/2.0/delivery', { contact_id: account.clientIds[0] });
     expect(draft.status).toBe(201);
     const { delivery } = (await draft.json()) as { delivery: Delivery };
-    const issueRequest = { delivery_id: delivery.id, contact_id: account.clientIds[0], delivery_date: '2026-11-25', items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] };
+    const issueRequest = {
+      delivery_id: delivery.id,
+      contact_id: account.clientIds[0],
+      delivery_date: '2026-11-25',
+      items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }],
+    };
 
     const issued = await send('POST', '/2.0/delivery/issue', issueRequest);
     expect(issued.status).toBe(200);

@@ -51,7 +51,12 @@ describe('error answers', () => {
     return fetch(`${service.url}${path}`, { ...init, headers });
   };
   const postJson = (path: string, body: unknown, init: RequestInit & { token?: string | null } = {}) =>
-    call(path, { ...init, method: 'POST', headers: { 'content-type': 'application/json', ...init.headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    call(path, {
+      ...init,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...init.headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   describe('400 invalid_request', () => {
     it('names the first invalid search property in body order', async () => {
@@ -76,7 +81,12 @@ describe('error answers', () => {
     });
 
     it('names a criterion on an unknown field by the field name as sent', async () => {
-      const response = await postJson('/api/v1/invoices/search', { criteria: [{ field: 'amount', operator: '>', value: 1 }, { field: 'client_name', operator: '=', value: 'x' }] });
+      const response = await postJson('/api/v1/invoices/search', {
+        criteria: [
+          { field: 'amount', operator: '>', value: 1 },
+          { field: 'client_name', operator: '=', value: 'x' },
+        ],
+      });
       expect(response.status).toBe(400);
       const body = await errorBody(response);
       expect(body.details?.field).toBe('client_name');
@@ -170,11 +180,22 @@ describe('error answers', () => {
     });
 
     it('names a nested property with its JSON path', async () => {
-      const response = await postJson('/2.0/delivery/issue', { delivery_id: 1, contact_id: 1, items: [{ item_id: 1, quantity: 1, unit_price: 1 }, { item_id: 2, quantity: 0, unit_price: 1 }] });
+      const response = await postJson('/2.0/delivery/issue', {
+        delivery_id: 1,
+        contact_id: 1,
+        items: [
+          { item_id: 1, quantity: 1, unit_price: 1 },
+          { item_id: 2, quantity: 0, unit_price: 1 },
+        ],
+      });
       expect(response.status).toBe(400);
       // The bound itself (0 or 0.001) is the spec's; the layer names the property and says why.
       const body = await errorBody(response);
-      expect(body).toEqual({ error: 'invalid_request', message: expect.any(String), details: { field: 'items[1].quantity', issue: expect.stringMatching(/^must be >/) } });
+      expect(body).toEqual({
+        error: 'invalid_request',
+        message: expect.any(String),
+        details: { field: 'items[1].quantity', issue: expect.stringMatching(/^must be >/) },
+      });
       expect(body.message).toBe(`Invalid 'items[1].quantity': ${body.details?.issue}.`);
     });
 
@@ -193,7 +214,11 @@ describe('error answers', () => {
     it('names an unknown query parameter', async () => {
       const response = await call('/2.0/delivery?page=2');
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: 'invalid_request', message: "Unknown query parameter 'page'.", details: { field: 'page', issue: 'is not a known parameter' } });
+      expect(await response.json()).toEqual({
+        error: 'invalid_request',
+        message: "Unknown query parameter 'page'.",
+        details: { field: 'page', issue: 'is not a known parameter' },
+      });
     });
 
     it('names a path id before a body that is not an object', async () => {
@@ -205,10 +230,16 @@ describe('error answers', () => {
     it('names a string holding a NUL character, which the database could not store', async () => {
       const response = await postJson('/api/v1/invoices', { client_id: 1, amount: 1, currency: 'CHF', due_date: '2026-12-31', description: 'a\u0000b' });
       expect(response.status).toBe(400);
-      expect(await errorBody(response)).toMatchObject({ error: 'invalid_request', details: { field: 'description', issue: 'must not contain the NUL character (U+0000)' } });
+      expect(await errorBody(response)).toMatchObject({
+        error: 'invalid_request',
+        details: { field: 'description', issue: 'must not contain the NUL character (U+0000)' },
+      });
       const search = await postJson('/api/v1/invoices/search', { criteria: [{ field: 'description', operator: '=', value: 'a\u0000b' }] });
       expect(search.status).toBe(400);
-      expect(await errorBody(search)).toMatchObject({ error: 'invalid_request', details: { field: 'criteria[0].value', issue: expect.stringContaining('NUL') } });
+      expect(await errorBody(search)).toMatchObject({
+        error: 'invalid_request',
+        details: { field: 'criteria[0].value', issue: expect.stringContaining('NUL') },
+      });
     });
 
     it('answers a body with thousands of invalid elements with the first problem in body order', async () => {

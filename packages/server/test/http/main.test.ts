@@ -52,7 +52,11 @@ describe('src/main.ts', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // The listening line says where the reference, the spec and the metrics are.
       const listening = service.lines.find((line) => line.msg === 'listening');
-      expect(listening).toMatchObject({ docs: `${url}/docs`, openapi: `${url}/openapi.json`, metrics: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/) });
+      expect(listening).toMatchObject({
+        docs: `${url}/docs`,
+        openapi: `${url}/openapi.json`,
+        metrics: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/),
+      });
       expect(service.lines.some((line) => line.msg === 'empty database seeded with the demo data')).toBe(true);
       // The validators are compiled before the first request can arrive (warm-up.ts).
       const messages = service.lines.map((line) => line.msg);

@@ -79,7 +79,11 @@ describe('one match of the path per request', () => {
     const record = (pattern: RegExp, input: string, matched: string | undefined): void => {
       if (input !== searchPath || matched !== input) return;
       // The code that asked for the match: the first frame outside this file and outside native code.
-      const caller = (new Error().stack ?? '').split('\n').slice(1).find((frame) => !frame.includes('operation-dispatch.test') && !frame.includes('<anonymous>')) ?? '';
+      const caller =
+        (new Error().stack ?? '')
+          .split('\n')
+          .slice(1)
+          .find((frame) => !frame.includes('operation-dispatch.test') && !frame.includes('<anonymous>')) ?? '';
       // Node's own URL parsing is not a lookup of the operation.
       if (!caller.includes('express-openapi-validator') && !caller.includes('(node:')) matches.push(`${pattern.source} ${caller.trim()}`);
     };

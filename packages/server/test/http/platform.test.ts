@@ -137,7 +137,9 @@ describe('CORS', () => {
     const response = await fetch(`${withCors.url}/api/v1/users`, { headers: { origin, authorization: `Bearer ${await token()}` } });
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim());
-    expect(exposed).toEqual(expect.arrayContaining(['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed']));
+    expect(exposed).toEqual(
+      expect.arrayContaining(['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed']),
+    );
   });
 
   it('allows no other origin', async () => {

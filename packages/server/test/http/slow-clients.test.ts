@@ -48,7 +48,9 @@ describe('slow clients', () => {
 
   it('cuts a client that drips its body', async () => {
     const socket = await open();
-    socket.write(`POST /api/v1/invoices/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${await token()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    socket.write(
+      `POST /api/v1/invoices/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${await token()}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+    );
     const drip = setInterval(() => socket.writable && socket.write(' '), 200);
     try {
       expect(await closedWithin(socket, 6_000)).toBeGreaterThanOrEqual(1_400);

@@ -160,7 +160,9 @@ describe('LOG_FORMAT', () => {
   it('writes readable lines on a terminal by default, and JSON when LOG_FORMAT=json', () => {
     const lines = logged({ LOG_FORMAT: '', NO_COLOR: '1' }, true);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:3000 \(reference http:\/\/127\.0\.0\.1:3000\/docs, spec http:\/\/127\.0\.0\.1:3000\/openapi\.json\)$/);
+    expect(lines[0]).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/127\.0\.0\.1:3000 \(reference http:\/\/127\.0\.0\.1:3000\/docs, spec http:\/\/127\.0\.0\.1:3000\/openapi\.json\)$/,
+    );
     expect(lines[1]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 3 ms$/);
 
     const json = logged({ LOG_FORMAT: 'json' }, true);

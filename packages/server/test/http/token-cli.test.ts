@@ -47,6 +47,10 @@ describe('pnpm token', () => {
   });
 
   it('refuses an unknown scope with a usage message and exit code 2', async () => {
-    await expect(token(['--scope', 'invoices:delete'])).rejects.toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('Unknown scope: invoices:delete') });
+    await expect(token(['--scope', 'invoices:delete'])).rejects.toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('Unknown scope: invoices:delete'),
+    });
   });
 });

@@ -36,11 +36,20 @@ describe('invalidRequest', () => {
       { contact_id: 'x', items: [] },
       issue,
     );
-    expect(error).toMatchObject({ status: 400, code: 'invalid_request', message: "Missing required parameter 'delivery_id'.", details: { field: 'delivery_id', issue: 'is required' } });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: "Missing required parameter 'delivery_id'.",
+      details: { field: 'delivery_id', issue: 'is required' },
+    });
   });
 
   it('reads a key that holds a slash from its escaped JSON pointer', () => {
-    const error = invalidRequest([{ path: '/body/a~1b', message: 'must NOT have additional properties', errorCode: 'additionalProperties.openapi.validation' }], { 'a/b': 1 }, issue);
+    const error = invalidRequest(
+      [{ path: '/body/a~1b', message: 'must NOT have additional properties', errorCode: 'additionalProperties.openapi.validation' }],
+      { 'a/b': 1 },
+      issue,
+    );
     expect(error.details).toEqual({ field: 'a/b', issue: 'is not a known property' });
   });
 
@@ -57,7 +66,11 @@ describe('invalidRequest', () => {
   });
 
   it('says which number format was broken', () => {
-    const error = invalidRequest([{ path: '/body/amount', message: 'must match format "decimal2"', errorCode: 'format.openapi.validation' }], { amount: 1.234 }, operationTable.createInvoice);
+    const error = invalidRequest(
+      [{ path: '/body/amount', message: 'must match format "decimal2"', errorCode: 'format.openapi.validation' }],
+      { amount: 1.234 },
+      operationTable.createInvoice,
+    );
     expect(error.details).toEqual({ field: 'amount', issue: 'must have at most 2 decimals' });
   });
 });

@@ -36,7 +36,12 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
       body: JSON.stringify(body),
     });
   const invoiceBody = (description: string, overrides: Record<string, unknown> = {}) => ({
-    client_id: account.clientIds[0], amount: 10.5, currency: 'CHF', due_date: '2026-12-31', description, ...overrides,
+    client_id: account.clientIds[0],
+    amount: 10.5,
+    currency: 'CHF',
+    due_date: '2026-12-31',
+    description,
+    ...overrides,
   });
   const createInvoice = (body: unknown, key?: string, auth?: string) =>
     post('/api/v1/invoices', body, key === undefined ? {} : { 'idempotency-key': key }, auth);
@@ -59,15 +64,21 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(await invoicesDescribed(description)).toBe(1);
     // Kept for IDEMPOTENCY_TTL_HOURS (24 by default), counted from the write's transaction.
-    const kept = await sql<{ hours: number }>`select extract(epoch from expires_at - created_at)::int / 3600 as hours from idempotency_keys where idempotency_key = ${key}`.execute(database().db);
+    const kept = await sql<{
+      hours: number;
+    }>`select extract(epoch from expires_at - created_at)::int / 3600 as hours from idempotency_keys where idempotency_key = ${key}`.execute(database().db);
     expect(kept.rows.map((row) => Number(row.hours))).toEqual([24]);
   });
 
-  it('takes the draft\'s quoted form as the same key, and key order or spacing as the same body', async () => {
+  it("takes the draft's quoted form as the same key, and key order or spacing as the same body", async () => {
     const key = randomUUID();
     const description = `quoted ${key}`;
     expect((await createInvoice(invoiceBody(description), key)).status).toBe(201);
-    const reordered = await post('/api/v1/invoices', { description, due_date: '2026-12-31', currency: 'CHF', amount: 10.50, client_id: account.clientIds[0] }, { 'idempotency-key': `"${key}"` });
+    const reordered = await post(
+      '/api/v1/invoices',
+      { description, due_date: '2026-12-31', currency: 'CHF', amount: 10.5, client_id: account.clientIds[0] },
+      { 'idempotency-key': `"${key}"` },
+    );
     expect(reordered.status).toBe(201);
     expect(reordered.headers.get('idempotent-replayed')).toBe('true');
     expect(await invoicesDescribed(description)).toBe(1);
@@ -89,7 +100,7 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     expect(delivery.status).toBe(422);
   });
 
-  it('keeps keys per API key and per account: another caller\'s same key is a new request', async () => {
+  it("keeps keys per API key and per account: another caller's same key is a new request", async () => {
     const key = randomUUID();
     const description = `scoped ${key}`;
     expect((await createInvoice(invoiceBody(description), key)).status).toBe(201);
@@ -126,7 +137,11 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     const response = await createInvoice(invoiceBody('bad key'), key);
     expect(response.status).toBe(400);
     const issue = 'must be 1 to 255 characters of letters, digits and - _ . : ~ + / =';
-    expect(await response.json()).toEqual({ error: 'invalid_request', message: `Invalid header 'Idempotency-Key': ${issue}.`, details: { field: 'Idempotency-Key', issue } });
+    expect(await response.json()).toEqual({
+      error: 'invalid_request',
+      message: `Invalid header 'Idempotency-Key': ${issue}.`,
+      details: { field: 'Idempotency-Key', issue },
+    });
   });
 
   it('replays an issue: the delivery is issued once, a keyless repeat is 409 already_issued', async () => {
@@ -159,17 +174,24 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     // Keep the first request from finishing: on PGlite by holding its one connection in a transaction
     // (the first request queues behind it, its key marked in flight); on PostgreSQL by holding the key's
     // advisory lock from another session, as a request on another instance would.
-    const holder = engine === 'pglite'
-      ? database().db.transaction().execute(async () => {
-        holding();
-        await released;
-      })
-      : database().db.connection().execute(async (session) => {
-        await sql`select pg_advisory_lock(hashtextextended(${lockName({ accountId: account.accountId, apiKey: clientId, key })}, ${lockSeed}))`.execute(session);
-        holding();
-        await released;
-        await sql`select pg_advisory_unlock_all()`.execute(session);
-      });
+    const holder =
+      engine === 'pglite'
+        ? database()
+            .db.transaction()
+            .execute(async () => {
+              holding();
+              await released;
+            })
+        : database()
+            .db.connection()
+            .execute(async (session) => {
+              await sql`select pg_advisory_lock(hashtextextended(${lockName({ accountId: account.accountId, apiKey: clientId, key })}, ${lockSeed}))`.execute(
+                session,
+              );
+              holding();
+              await released;
+              await sql`select pg_advisory_unlock_all()`.execute(session);
+            });
     await held;
     if (engine === 'pglite') {
       // Both requests queue behind the held connection; whichever reached the middleware second is
@@ -209,17 +231,32 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
 
   it('purges expired keys in bounded batches, leaving live ones', async () => {
     const prefix = `purge-${randomUUID()}`;
-    const rows = (count: number, expired: boolean) => Array.from({ length: count }, (_, index) => ({
-      account_id: account.accountId, api_key: prefix, idempotency_key: `${expired ? 'old' : 'live'}-${index}`, fingerprint: 'x', status: 201,
-      headers: '{}', body: '{}', expires_at: expired ? '2000-01-01T00:00:00.000Z' : '2999-01-01T00:00:00.000Z',
-    }));
+    const rows = (count: number, expired: boolean) =>
+      Array.from({ length: count }, (_, index) => ({
+        account_id: account.accountId,
+        api_key: prefix,
+        idempotency_key: `${expired ? 'old' : 'live'}-${index}`,
+        fingerprint: 'x',
+        status: 201,
+        headers: '{}',
+        body: '{}',
+        expires_at: expired ? '2000-01-01T00:00:00.000Z' : '2999-01-01T00:00:00.000Z',
+      }));
     await database().db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<string>`now()`).execute();
-    await database().db.insertInto('idempotency_keys').values([...rows(7, true), ...rows(2, false)]).execute();
+    await database()
+      .db.insertInto('idempotency_keys')
+      .values([...rows(7, true), ...rows(2, false)])
+      .execute();
     expect(await purgeExpiredKeys(database().db, 3)).toBe(3);
     const purger = expiredKeyPurger(database(), pino({ level: 'silent' }), { batchSize: 2 });
     purger.poke();
     await purger.idle();
-    const left = await database().db.selectFrom('idempotency_keys').select('idempotency_key').where('api_key', '=', prefix).orderBy('idempotency_key').execute();
+    const left = await database()
+      .db.selectFrom('idempotency_keys')
+      .select('idempotency_key')
+      .where('api_key', '=', prefix)
+      .orderBy('idempotency_key')
+      .execute();
     expect(left.map((row) => row.idempotency_key)).toEqual(['live-0', 'live-1']);
   });
 
@@ -228,11 +265,10 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
     message: 'A request with this Idempotency-Key is still being processed; retry it later to get its answer.',
     details: { field: 'Idempotency-Key', issue: 'is in use by a request still running' },
   };
-
 });
 
 describe('the Idempotency-Key format', () => {
-  it('is the spec\'s pattern', () => {
+  it("is the spec's pattern", () => {
     const spec = loadSpec() as unknown as { components: { parameters: Record<string, { schema: { pattern: string } }> } };
     expect(spec.components.parameters['Idempotency-Key']!.schema.pattern).toBe(idempotencyKeyPattern.source);
   });

@@ -46,7 +46,14 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       const answer = await create({ delivery_date: '2026-04-01', items: lines });
       const { delivery } = answer.body;
       expect(answer.headers.Location).toBe(`/2.0/delivery/${delivery.id}`);
-      expect(delivery).toMatchObject({ delivery_nr: 'LS-000001', contact_id: mine.clientIds[0], delivery_date: '2026-04-01', status: 'draft', total_amount: 30.29, currency: 'CHF' });
+      expect(delivery).toMatchObject({
+        delivery_nr: 'LS-000001',
+        contact_id: mine.clientIds[0],
+        delivery_date: '2026-04-01',
+        status: 'draft',
+        total_amount: 30.29,
+        currency: 'CHF',
+      });
       expect(delivery.items.map(({ item_id, quantity, unit_price, total }) => ({ item_id, quantity, unit_price, total }))).toEqual([
         { item_id: 10, quantity: 1.5, unit_price: 19.99, total: 29.99 },
         { item_id: 11, quantity: 3, unit_price: 0.1, total: 0.3 },
@@ -71,8 +78,12 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       expect(delivery).toMatchObject({ delivery_nr: 'LS-000002', delivery_date: null, total_amount: 0, items: [] });
     });
 
-    it("rejects a contact of another account with 400 naming contact_id", async () => {
-      expect(await refusal(create({ contact_id: other.clientIds[0]! }))).toMatchObject({ status: 400, code: 'invalid_request', details: { field: 'contact_id' } });
+    it('rejects a contact of another account with 400 naming contact_id', async () => {
+      expect(await refusal(create({ contact_id: other.clientIds[0]! }))).toMatchObject({
+        status: 400,
+        code: 'invalid_request',
+        details: { field: 'contact_id' },
+      });
     });
 
     it('rejects a total above 999,999,999,999.99 naming items', async () => {
@@ -85,7 +96,9 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       const results = await Promise.allSettled(Array.from({ length: 15 }, () => create({}, account)));
       const { answers, errors } = partition(results);
       expect(errors).toEqual([]);
-      expect(answers.map((answer) => answer.body.delivery.delivery_nr).sort()).toEqual(Array.from({ length: 15 }, (_, index) => `LS-${String(index + 1).padStart(6, '0')}`));
+      expect(answers.map((answer) => answer.body.delivery.delivery_nr).sort()).toEqual(
+        Array.from({ length: 15 }, (_, index) => `LS-${String(index + 1).padStart(6, '0')}`),
+      );
     });
   });
 
@@ -99,7 +112,7 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       expect(foreign.message.replace(String(theirs.id), 'N')).toBe(missing.message.replace('999999', 'N'));
     });
 
-    it('lists the account\'s deliveries by id with their items, one page at a time', async () => {
+    it("lists the account's deliveries by id with their items, one page at a time", async () => {
       const account = await createAccount(database());
       for (let index = 0; index < 5; index += 1) await create({ items: lines.slice(0, (index % 2) + 1) }, account);
       const all = await listDeliveries({ params: {}, query: {}, body: undefined }, context(account));
@@ -147,8 +160,20 @@ describe.each(engines)('delivery operations on %s', (engine) => {
   describe('issueDelivery', () => {
     it("replaces the draft's contact, items and date, and answers the bare delivery", async () => {
       const draft = (await create({ items: lines, delivery_date: '2026-04-01' })).body.delivery;
-      const issued = await issue({ delivery_id: draft.id, contact_id: mine.clientIds[2]!, delivery_date: '2026-04-15', items: [{ item_id: 99, quantity: 0.333, unit_price: 3 }] });
-      expect(issued).toMatchObject({ id: draft.id, delivery_nr: draft.delivery_nr, status: 'issued', contact_id: mine.clientIds[2], delivery_date: '2026-04-15', total_amount: 1 });
+      const issued = await issue({
+        delivery_id: draft.id,
+        contact_id: mine.clientIds[2]!,
+        delivery_date: '2026-04-15',
+        items: [{ item_id: 99, quantity: 0.333, unit_price: 3 }],
+      });
+      expect(issued).toMatchObject({
+        id: draft.id,
+        delivery_nr: draft.delivery_nr,
+        status: 'issued',
+        contact_id: mine.clientIds[2],
+        delivery_date: '2026-04-15',
+        total_amount: 1,
+      });
       expect(issued.items.map((item) => [item.item_id, item.quantity, item.total])).toEqual([[99, 0.333, 1]]);
       expect(issued.updated_at > draft.updated_at).toBe(true);
       expect(await read(draft.id)).toEqual(issued);
@@ -182,14 +207,23 @@ describe.each(engines)('delivery operations on %s', (engine) => {
 
     it('validates before looking the delivery up: a foreign contact or a total over the ceiling is 400', async () => {
       const draft = (await create()).body.delivery;
-      expect(await refusal(issue({ delivery_id: draft.id, contact_id: other.clientIds[0]!, items: lines }))).toMatchObject({ status: 400, details: { field: 'contact_id' } });
+      expect(await refusal(issue({ delivery_id: draft.id, contact_id: other.clientIds[0]!, items: lines }))).toMatchObject({
+        status: 400,
+        details: { field: 'contact_id' },
+      });
       const huge = [{ item_id: 1, quantity: 999999.999, unit_price: 999999999.9999 }];
-      expect(await refusal(issue({ delivery_id: draft.id, contact_id: draft.contact_id, items: huge }))).toMatchObject({ status: 400, details: { field: 'items' } });
-      expect(await refusal(issue({ delivery_id: draft.id, contact_id: draft.contact_id, items: [] }))).toMatchObject({ status: 400, details: { field: 'items' } });
+      expect(await refusal(issue({ delivery_id: draft.id, contact_id: draft.contact_id, items: huge }))).toMatchObject({
+        status: 400,
+        details: { field: 'items' },
+      });
+      expect(await refusal(issue({ delivery_id: draft.id, contact_id: draft.contact_id, items: [] }))).toMatchObject({
+        status: 400,
+        details: { field: 'items' },
+      });
       expect(await read(draft.id)).toEqual(draft);
     });
 
-    it('lets exactly one of 50 racing issues of one draft win; the stored delivery is the winner\'s, whole', async () => {
+    it("lets exactly one of 50 racing issues of one draft win; the stored delivery is the winner's, whole", async () => {
       const draft = (await create({ items: lines })).body.delivery;
       // Each caller sends its own lines, so the stored lines tell whose issue won.
       const bodies: DeliveryIssue[] = Array.from({ length: 50 }, (_, caller) => ({
@@ -210,7 +244,9 @@ describe.each(engines)('delivery operations on %s', (engine) => {
       const caller = winner.items[0]!.item_id - 1000;
       const sent = bodies[caller]!;
       expect(winner).toMatchObject({ status: 'issued', contact_id: sent.contact_id, delivery_date: sent.delivery_date });
-      expect(winner.items.map((item) => [item.item_id, item.quantity, item.unit_price])).toEqual(sent.items.map((item) => [item.item_id, item.quantity, item.unit_price]));
+      expect(winner.items.map((item) => [item.item_id, item.quantity, item.unit_price])).toEqual(
+        sent.items.map((item) => [item.item_id, item.quantity, item.unit_price]),
+      );
       expect(await read(draft.id)).toEqual(winner);
     });
   });

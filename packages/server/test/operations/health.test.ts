@@ -10,17 +10,26 @@ describe('getHealth', () => {
   it('answers 200 ok while PostgreSQL answers, 503 unavailable once it does not', async () => {
     const database = await openTestDatabase('postgres', { name: 'ops_health' });
     try {
-      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({ status: 200, body: { status: 'ok' } });
+      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({
+        status: 200,
+        body: { status: 'ok' },
+      });
     } finally {
       await database.dispose();
     }
-    await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({ status: 503, body: { status: 'unavailable' } });
+    await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({
+      status: 503,
+      body: { status: 'unavailable' },
+    });
   });
 
   it('answers 503 for a server that refuses connections', async () => {
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/postgres' });
     try {
-      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({ status: 503, body: { status: 'unavailable' } });
+      await expect(getHealth({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).resolves.toEqual({
+        status: 503,
+        body: { status: 'unavailable' },
+      });
     } finally {
       await database.close();
     }
@@ -37,7 +46,9 @@ describe('createHandlers', () => {
   it('refuses to run an authenticated operation without a caller', async () => {
     const database = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/postgres' });
     try {
-      await expect(createHandlers().listUsers({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).rejects.toMatchObject({ status: 401 });
+      await expect(createHandlers().listUsers({ params: {}, query: {}, body: undefined }, contextFor(database, undefined))).rejects.toMatchObject({
+        status: 401,
+      });
     } finally {
       await database.close();
     }

@@ -44,7 +44,15 @@ describe.each(engines)('invoice operations on %s', (engine) => {
       const answer = await create({ description: 'Consulting' });
       const { invoice } = answer.body;
       expect(answer.headers.Location).toBe(`/api/v1/invoices/${invoice.id}`);
-      expect(invoice).toMatchObject({ client_id: mine.clientIds[0], client_name: 'Client ' + invoice.client_name.slice(7), amount: 120.5, currency: 'CHF', status: 'draft', due_date: '2026-03-31', description: 'Consulting' });
+      expect(invoice).toMatchObject({
+        client_id: mine.clientIds[0],
+        client_name: `Client ${invoice.client_name.slice(7)}`,
+        amount: 120.5,
+        currency: 'CHF',
+        status: 'draft',
+        due_date: '2026-03-31',
+        description: 'Consulting',
+      });
       expect(invoice.invoice_number).toMatch(/^INV-\d{6}$/);
       expect(invoice.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(invoice.updated_at).toBe(invoice.created_at);
@@ -75,14 +83,21 @@ describe.each(engines)('invoice operations on %s', (engine) => {
       expect(before).toBe(true);
       const error = await refusal(create({ invoice_number: 'DUP-1', amount: 1 }));
       expect(error).toMatchObject({ status: 409, code: 'conflict', details: { field: 'invoice_number' } });
-      const matching = await searchInvoices({ params: {}, query: {}, body: { criteria: [{ field: 'invoice_number', operator: '=', value: 'DUP-1' }] } }, context());
+      const matching = await searchInvoices(
+        { params: {}, query: {}, body: { criteria: [{ field: 'invoice_number', operator: '=', value: 'DUP-1' }] } },
+        context(),
+      );
       expect(matching.status === 200 && matching.body.data.map((invoice) => invoice.amount)).toEqual([120.5]);
       // The same number in another account is fine.
       await expect(create({ client_id: other.clientIds[0]!, invoice_number: 'DUP-1' }, other)).resolves.toBeDefined();
     });
 
-    it("rejects a client of another account with 400 naming client_id", async () => {
-      expect(await refusal(create({ client_id: other.clientIds[0]! }))).toMatchObject({ status: 400, code: 'invalid_request', details: { field: 'client_id' } });
+    it('rejects a client of another account with 400 naming client_id', async () => {
+      expect(await refusal(create({ client_id: other.clientIds[0]! }))).toMatchObject({
+        status: 400,
+        code: 'invalid_request',
+        details: { field: 'client_id' },
+      });
       expect(await refusal(create({ client_id: 999_999 }))).toMatchObject({ status: 400, details: { field: 'client_id' } });
     });
 
@@ -119,7 +134,14 @@ describe.each(engines)('invoice operations on %s', (engine) => {
     it('changes the fields present, keeps the others and moves updated_at', async () => {
       const created = (await create({ description: 'Old' })).body.invoice;
       const updated = await update(created.id, { amount: 99.99, client_id: mine.clientIds[1]!, description: 'New' });
-      expect(updated).toMatchObject({ amount: 99.99, client_id: mine.clientIds[1], description: 'New', currency: 'CHF', due_date: '2026-03-31', status: 'draft' });
+      expect(updated).toMatchObject({
+        amount: 99.99,
+        client_id: mine.clientIds[1],
+        description: 'New',
+        currency: 'CHF',
+        due_date: '2026-03-31',
+        status: 'draft',
+      });
       expect(updated.client_name).not.toBe(created.client_name);
       expect(updated.updated_at > created.updated_at).toBe(true);
       expect(updated.created_at).toBe(created.created_at);
@@ -161,8 +183,14 @@ describe.each(engines)('invoice operations on %s', (engine) => {
     it('answers 409 conflict for a number already used, and 400 for a foreign client, writing nothing', async () => {
       await create({ invoice_number: 'TAKEN-1' });
       const invoice = (await create()).body.invoice;
-      expect(await refusal(update(invoice.id, { invoice_number: 'TAKEN-1', description: 'x' }))).toMatchObject({ code: 'conflict', details: { field: 'invoice_number' } });
-      expect(await refusal(update(invoice.id, { client_id: other.clientIds[0]!, description: 'x' }))).toMatchObject({ status: 400, details: { field: 'client_id' } });
+      expect(await refusal(update(invoice.id, { invoice_number: 'TAKEN-1', description: 'x' }))).toMatchObject({
+        code: 'conflict',
+        details: { field: 'invoice_number' },
+      });
+      expect(await refusal(update(invoice.id, { client_id: other.clientIds[0]!, description: 'x' }))).toMatchObject({
+        status: 400,
+        details: { field: 'client_id' },
+      });
       expect(await read(invoice.id)).toEqual(invoice);
     });
 
@@ -174,10 +202,22 @@ describe.each(engines)('invoice operations on %s', (engine) => {
 
     it('loses no acknowledged write when updates of one invoice race', async () => {
       const invoice = (await create()).body.invoice;
-      const updates: InvoiceUpdate[] = [{ amount: 1.5 }, { currency: 'EUR' }, { due_date: '2027-01-31' }, { description: 'racing' }, { invoice_number: `RACE-U-${engine}` }];
+      const updates: InvoiceUpdate[] = [
+        { amount: 1.5 },
+        { currency: 'EUR' },
+        { due_date: '2027-01-31' },
+        { description: 'racing' },
+        { invoice_number: `RACE-U-${engine}` },
+      ];
       const results = await Promise.allSettled(updates.map((body) => update(invoice.id, body)));
       expect(partition(results).errors).toEqual([]);
-      expect(await read(invoice.id)).toMatchObject({ amount: 1.5, currency: 'EUR', due_date: '2027-01-31', description: 'racing', invoice_number: `RACE-U-${engine}` });
+      expect(await read(invoice.id)).toMatchObject({
+        amount: 1.5,
+        currency: 'EUR',
+        due_date: '2027-01-31',
+        description: 'racing',
+        invoice_number: `RACE-U-${engine}`,
+      });
     });
 
     it('lets exactly one of two racing final transitions win, and stores the winner', async () => {
@@ -208,7 +248,9 @@ describe.each(engines)('invoice operations on %s', (engine) => {
       const likeOnClientId = { criteria: [{ field: 'client_id', operator: 'like', value: '1' }] } as unknown as { criteria: [] };
       const error = await refusal(searchInvoices({ params: {}, query: {}, body: likeOnClientId }, context()));
       expect(error).toMatchObject({ status: 400, code: 'invalid_request', details: { field: 'client_id', issue: expect.stringContaining('operator') } });
-      const order = await refusal(searchInvoices({ params: {}, query: {}, body: { criteria: [{ field: 'amount', operator: 'between', value: [5, 1] }] } }, context()));
+      const order = await refusal(
+        searchInvoices({ params: {}, query: {}, body: { criteria: [{ field: 'amount', operator: 'between', value: [5, 1] }] } }, context()),
+      );
       expect(order.details).toMatchObject({ field: 'amount' });
     });
   });

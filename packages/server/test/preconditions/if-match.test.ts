@@ -39,7 +39,7 @@ describe.each(engines)('ETag and If-Match on %s', (engine) => {
     expect(response.status).toBe(201);
     return ((await response.json()) as { delivery: { id: number } }).delivery.id;
   };
-  const errorOf = async (response: Response) => ((await response.json()) as { error: string; details?: { field: string } });
+  const errorOf = async (response: Response) => (await response.json()) as { error: string; details?: { field: string } };
 
   describe('invoices', () => {
     it('carries a strong ETag that moves with a change and stays on a no-op', async () => {
@@ -113,17 +113,25 @@ describe.each(engines)('ETag and If-Match on %s', (engine) => {
       const updated = await call('PATCH', `/2.0/delivery/${id}`, { delivery_date: '2026-05-01' }, { 'if-match': `"${id}-1"` });
       expect(updated.status).toBe(200);
       expect(updated.headers.get('etag')).toBe(`"${id}-2"`);
-      const issued = await call('POST', '/2.0/delivery/issue', { delivery_id: id, contact_id: account.clientIds[0], items: [{ item_id: 1, quantity: 1, unit_price: 1 }] });
+      const issued = await call('POST', '/2.0/delivery/issue', {
+        delivery_id: id,
+        contact_id: account.clientIds[0],
+        items: [{ item_id: 1, quantity: 1, unit_price: 1 }],
+      });
       expect(issued.status).toBe(200);
       expect((await call('GET', `/2.0/delivery/${id}`)).headers.get('etag')).toBe(`"${id}-3"`);
       // A stale tag is 412 even on an issued delivery (the precondition comes before the state).
       expect((await call('PATCH', `/2.0/delivery/${id}`, { delivery_date: '2026-05-02' }, { 'if-match': `"${id}-2"` })).status).toBe(412);
-      expect(await errorOf(await call('PATCH', `/2.0/delivery/${id}`, { delivery_date: '2026-05-02' }, { 'if-match': `"${id}-3"` }))).toMatchObject({ error: 'already_issued' });
+      expect(await errorOf(await call('PATCH', `/2.0/delivery/${id}`, { delivery_date: '2026-05-02' }, { 'if-match': `"${id}-3"` }))).toMatchObject({
+        error: 'already_issued',
+      });
     });
 
     it('applies exactly one of two concurrent updates sent with the same ETag', async () => {
       const id = await newDelivery();
-      const answers = await Promise.all(['2026-06-01', '2026-06-02'].map((date) => call('PATCH', `/2.0/delivery/${id}`, { delivery_date: date }, { 'if-match': `"${id}-1"` })));
+      const answers = await Promise.all(
+        ['2026-06-01', '2026-06-02'].map((date) => call('PATCH', `/2.0/delivery/${id}`, { delivery_date: date }, { 'if-match': `"${id}-1"` })),
+      );
       expect(answers.map((response) => response.status).sort()).toEqual([200, 412]);
       expect(await errorOf(answers.find((response) => response.status === 412)!)).toMatchObject({ error: 'precondition_failed' });
     });
@@ -144,6 +152,8 @@ describe('parseIfMatch', () => {
   });
 
   it.each(['', 'abc', '"a" "b"', '*, "a"', 'w/"a"', '"a'])('refuses %j with 400', (value) => {
-    expect(() => parseIfMatch(value)).toThrow(expect.objectContaining({ status: 400, details: expect.objectContaining({ field: 'If-Match' }) }) as unknown as Error);
+    expect(() => parseIfMatch(value)).toThrow(
+      expect.objectContaining({ status: 400, details: expect.objectContaining({ field: 'If-Match' }) }) as unknown as Error,
+    );
   });
 });

@@ -10,11 +10,61 @@ type Row = Omit<NewInvoiceRow, 'account_id' | 'client_id' | 'client_name'> & { c
 
 // Hand-picked rows: every operator and edge has a row that should match and one that should not.
 const specialRows: Row[] = [
-  { invoice_number: 'INV-A1', client: 0, amount: '10.00', currency: 'CHF', status: 'draft', due_date: '2025-01-10', description: '100% discount applied', created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z' },
-  { invoice_number: 'INV-A2', client: 1, amount: '20.50', currency: 'EUR', status: 'sent', due_date: '2025-02-10', description: 'Consulting under_score', created_at: '2025-01-02T10:00:00.123Z', updated_at: '2025-01-05T00:00:00.000Z' },
-  { invoice_number: 'INV-A3', client: 0, amount: '20.50', currency: 'CHF', status: 'paid', due_date: '2025-03-10', description: 'CONSULTING services', created_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-06T00:00:00.000Z' },
-  { invoice_number: 'inv-b4', client: 1, amount: '999999999999.99', currency: 'USD', status: 'overdue', due_date: '2025-01-10', description: 'path \\ backslash', created_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-07T00:00:00.000Z' },
-  { invoice_number: 'INV-A5', client: 0, amount: '0.00', currency: 'GBP', status: 'cancelled', due_date: '2025-12-31', description: 'Lieferung Zürich', created_at: '2025-02-01T12:00:00.000Z', updated_at: '2025-02-01T12:00:00.000Z' },
+  {
+    invoice_number: 'INV-A1',
+    client: 0,
+    amount: '10.00',
+    currency: 'CHF',
+    status: 'draft',
+    due_date: '2025-01-10',
+    description: '100% discount applied',
+    created_at: '2025-01-01T00:00:00.000Z',
+    updated_at: '2025-01-01T00:00:00.000Z',
+  },
+  {
+    invoice_number: 'INV-A2',
+    client: 1,
+    amount: '20.50',
+    currency: 'EUR',
+    status: 'sent',
+    due_date: '2025-02-10',
+    description: 'Consulting under_score',
+    created_at: '2025-01-02T10:00:00.123Z',
+    updated_at: '2025-01-05T00:00:00.000Z',
+  },
+  {
+    invoice_number: 'INV-A3',
+    client: 0,
+    amount: '20.50',
+    currency: 'CHF',
+    status: 'paid',
+    due_date: '2025-03-10',
+    description: 'CONSULTING services',
+    created_at: '2025-01-03T00:00:00.000Z',
+    updated_at: '2025-01-06T00:00:00.000Z',
+  },
+  {
+    invoice_number: 'inv-b4',
+    client: 1,
+    amount: '999999999999.99',
+    currency: 'USD',
+    status: 'overdue',
+    due_date: '2025-01-10',
+    description: 'path \\ backslash',
+    created_at: '2025-01-03T00:00:00.000Z',
+    updated_at: '2025-01-07T00:00:00.000Z',
+  },
+  {
+    invoice_number: 'INV-A5',
+    client: 0,
+    amount: '0.00',
+    currency: 'GBP',
+    status: 'cancelled',
+    due_date: '2025-12-31',
+    description: 'Lieferung Zürich',
+    created_at: '2025-02-01T12:00:00.000Z',
+    updated_at: '2025-02-01T12:00:00.000Z',
+  },
 ];
 // Plain rows to page through: amounts 1..25, one hour apart.
 const bulkRows: Row[] = Array.from({ length: 25 }, (_, index) => ({
@@ -36,13 +86,23 @@ describe.each(engines)('invoice search on %s', (engine) => {
   let all: Invoice[];
 
   async function insertRows(account: TestAccount, rows: readonly Row[]): Promise<void> {
-    const clients = await database().db.selectFrom('company_clients').select(['id', 'name']).where('account_id', '=', account.accountId).orderBy('id').execute();
-    await database().db.insertInto('invoices').values(rows.map(({ client, ...row }) => ({
-      ...row,
-      account_id: account.accountId,
-      client_id: clients[client]!.id,
-      client_name: clients[client]!.name,
-    }))).execute();
+    const clients = await database()
+      .db.selectFrom('company_clients')
+      .select(['id', 'name'])
+      .where('account_id', '=', account.accountId)
+      .orderBy('id')
+      .execute();
+    await database()
+      .db.insertInto('invoices')
+      .values(
+        rows.map(({ client, ...row }) => ({
+          ...row,
+          account_id: account.accountId,
+          client_id: clients[client]!.id,
+          client_name: clients[client]!.name,
+        })),
+      )
+      .execute();
   }
 
   async function search(body: InvoiceSearchRequest | Record<string, unknown> | undefined, account: TestAccount = mine): Promise<SearchPage> {
@@ -72,11 +132,25 @@ describe.each(engines)('invoice search on %s', (engine) => {
   it('returns the API shape with exact numbers and plain dates', async () => {
     const invoice = all.find((entry) => entry.invoice_number === 'inv-b4')!;
     expect(invoice).toMatchObject({ amount: 999999999999.99, due_date: '2025-01-10', created_at: '2025-01-03T00:00:00.000Z', status: 'overdue' });
-    expect(Object.keys(invoice).sort()).toEqual(['amount', 'client_id', 'client_name', 'created_at', 'currency', 'description', 'due_date', 'id', 'invoice_number', 'status', 'updated_at']);
+    expect(Object.keys(invoice).sort()).toEqual([
+      'amount',
+      'client_id',
+      'client_name',
+      'created_at',
+      'currency',
+      'description',
+      'due_date',
+      'id',
+      'invoice_number',
+      'status',
+      'updated_at',
+    ]);
   });
 
   // Every allowed (field, operator) pair of the allow-list against a plain JavaScript reference.
-  const pairs = Object.entries(searchRules.fields).flatMap(([field, rule]) => rule.operators.map((operator) => [field as SearchableField, operator as SearchOperator] as const));
+  const pairs = Object.entries(searchRules.fields).flatMap(([field, rule]) =>
+    rule.operators.map((operator) => [field as SearchableField, operator as SearchOperator] as const),
+  );
   it.each(pairs)('%s %s matches what a reference filter says', async (field, operator) => {
     const values = all.map((invoice) => invoice[field]);
     const sample = values[3]!;
@@ -98,13 +172,23 @@ describe.each(engines)('invoice search on %s', (engine) => {
     };
     const { value, test } = cases[operator];
     const expected = all.filter((invoice) => test(invoice[field])).map((invoice) => invoice.id);
-    const page = await search({ limit: 1000, order_by: 'id', order_direction: 'asc', criteria: [{ field, operator, value }] as InvoiceSearchRequest['criteria'] });
+    const page = await search({
+      limit: 1000,
+      order_by: 'id',
+      order_direction: 'asc',
+      criteria: [{ field, operator, value }] as InvoiceSearchRequest['criteria'],
+    });
     expect(page.data.map((invoice) => invoice.id)).toEqual(expected);
     expect(page.pagination.total).toBe(expected.length);
   });
 
   it('combines criteria with AND', async () => {
-    const page = await search({ criteria: [{ field: 'amount', operator: '=', value: 20.5 }, { field: 'currency', operator: '=', value: 'CHF' }] });
+    const page = await search({
+      criteria: [
+        { field: 'amount', operator: '=', value: 20.5 },
+        { field: 'currency', operator: '=', value: 'CHF' },
+      ],
+    });
     expect(numbers(page)).toEqual(['INV-A3']);
   });
 
@@ -140,7 +224,11 @@ describe.each(engines)('invoice search on %s', (engine) => {
   });
 
   it('compares due dates, between inclusive at both ends', async () => {
-    expect(numbers(await search({ criteria: [{ field: 'due_date', operator: 'between', value: ['2025-01-10', '2025-02-10'] }] }))).toEqual(['INV-A1', 'INV-A2', 'inv-b4']);
+    expect(numbers(await search({ criteria: [{ field: 'due_date', operator: 'between', value: ['2025-01-10', '2025-02-10'] }] }))).toEqual([
+      'INV-A1',
+      'INV-A2',
+      'inv-b4',
+    ]);
     expect(numbers(await search({ criteria: [{ field: 'due_date', operator: '>', value: '2025-06-30' }] }))).toEqual(['INV-A5']);
   });
 
@@ -155,7 +243,10 @@ describe.each(engines)('invoice search on %s', (engine) => {
     expect(numbers(await search({ criteria: [{ field: 'created_at', operator: '=', value: invoice.created_at }] }))).toEqual(['INV-A2']);
     // The same instant written with an offset.
     expect(numbers(await search({ criteria: [{ field: 'created_at', operator: '=', value: '2025-01-02T11:00:00.123+01:00' }] }))).toEqual(['INV-A2']);
-    expect(numbers(await search({ criteria: [{ field: 'updated_at', operator: 'between', value: ['2025-01-05', '2025-01-06T00:00:00Z'] }] }))).toEqual(['INV-A2', 'INV-A3']);
+    expect(numbers(await search({ criteria: [{ field: 'updated_at', operator: 'between', value: ['2025-01-05', '2025-01-06T00:00:00Z'] }] }))).toEqual([
+      'INV-A2',
+      'INV-A3',
+    ]);
   });
 
   it('filters status and currency with =, != and in', async () => {
@@ -183,14 +274,20 @@ describe.each(engines)('invoice search on %s', (engine) => {
   it('matches = on text exactly and case-sensitively, and in on a list of numbers', async () => {
     expect(numbers(await search({ criteria: [{ field: 'invoice_number', operator: '=', value: 'inv-b4' }] }))).toEqual(['inv-b4']);
     expect(numbers(await search({ criteria: [{ field: 'invoice_number', operator: '=', value: 'INV-B4' }] }))).toEqual([]);
-    expect(numbers(await search({ criteria: [{ field: 'invoice_number', operator: 'in', value: ['INV-A1', 'BULK-07', 'nope'] }] }))).toEqual(['BULK-07', 'INV-A1']);
+    expect(numbers(await search({ criteria: [{ field: 'invoice_number', operator: 'in', value: ['INV-A1', 'BULK-07', 'nope'] }] }))).toEqual([
+      'BULK-07',
+      'INV-A1',
+    ]);
     expect(numbers(await search({ criteria: [{ field: 'description', operator: '=', value: 'Lieferung Zürich' }] }))).toEqual(['INV-A5']);
   });
 
   it('finds a long multi-byte description with = and in', async () => {
     const account = await createAccount(database());
     const long = 'Ω🧾'.repeat(500);
-    await insertRows(account, [{ ...specialRows[0]!, description: long }, { ...specialRows[1]!, description: '🧾Ω'.repeat(500) }]);
+    await insertRows(account, [
+      { ...specialRows[0]!, description: long },
+      { ...specialRows[1]!, description: '🧾Ω'.repeat(500) },
+    ]);
     expect(numbers(await search({ criteria: [{ field: 'description', operator: '=', value: long }] }, account))).toEqual(['INV-A1']);
     expect(numbers(await search({ criteria: [{ field: 'description', operator: 'in', value: [long, 'other'] }] }, account))).toEqual(['INV-A1']);
     expect(numbers(await search({ criteria: [{ field: 'description', operator: '!=', value: long }] }, account))).toEqual(['INV-A2']);
@@ -198,7 +295,16 @@ describe.each(engines)('invoice search on %s', (engine) => {
 
   it('keeps values out of the SQL text', async () => {
     const hostile = "x'; drop table invoices; --";
-    expect((await search({ criteria: [{ field: 'description', operator: 'like', value: hostile }, { field: 'invoice_number', operator: '=', value: hostile }] })).pagination.total).toBe(0);
+    expect(
+      (
+        await search({
+          criteria: [
+            { field: 'description', operator: 'like', value: hostile },
+            { field: 'invoice_number', operator: '=', value: hostile },
+          ],
+        })
+      ).pagination.total,
+    ).toBe(0);
     const { rows } = await sql<{ n: number }>`select count(*) as n from invoices`.execute(database().db);
     expect(rows[0]!.n).toBeGreaterThanOrEqual(31);
   });

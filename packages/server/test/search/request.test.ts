@@ -26,7 +26,10 @@ describe('parseSearchRequest: defaults', () => {
 
   it('keeps what the body says', () => {
     expect(parseSearchRequest({ limit: 1000, offset: 2147483647, order_by: 'client_name', order_direction: 'asc' })).toMatchObject({
-      limit: 1000, offset: 2147483647, orderBy: 'client_name', direction: 'asc',
+      limit: 1000,
+      offset: 2147483647,
+      orderBy: 'client_name',
+      direction: 'asc',
     });
   });
 });
@@ -58,13 +61,18 @@ describe('parseSearchRequest: top-level properties', () => {
 
 describe('parseSearchRequest: criteria', () => {
   it('names an unknown field as sent', () => {
-    expect(detailsOf({ criteria: [criterion('client_name', '=', 'x')] })).toMatchObject({ field: 'client_name', issue: expect.stringContaining('not a searchable field') });
+    expect(detailsOf({ criteria: [criterion('client_name', '=', 'x')] })).toMatchObject({
+      field: 'client_name',
+      issue: expect.stringContaining('not a searchable field'),
+    });
     expect(detailsOf({ criteria: [criterion('Amount', '=', 1)] })?.field).toBe('Amount');
   });
 
-  it.each(Object.entries(searchRules.fields).flatMap(([field, rule]) =>
-    searchRules.operators.filter((operator) => !(rule.operators as readonly string[]).includes(operator)).map((operator) => [field, operator] as const),
-  ))('rejects %s with operator %s', (field, operator) => {
+  it.each(
+    Object.entries(searchRules.fields).flatMap(([field, rule]) =>
+      searchRules.operators.filter((operator) => !(rule.operators as readonly string[]).includes(operator)).map((operator) => [field, operator] as const),
+    ),
+  )('rejects %s with operator %s', (field, operator) => {
     const value = operator === 'in' ? ['x'] : operator === 'between' ? ['a', 'b'] : 'x';
     expect(detailsOf({ criteria: [criterion(field, operator, value)] })).toMatchObject({ field, issue: expect.stringContaining('does not allow operator') });
   });
@@ -108,13 +116,21 @@ describe('parseSearchRequest: criteria', () => {
       ],
     });
     expect(parsed.criteria.map((entry) => entry.value)).toEqual([
-      7, 19.99, '2024-02-29', '2025-01-01T00:00:00.000Z', '2025-01-01T08:00:00.500Z', ['paid', 'overdue'], 'CHF', '50%_off',
+      7,
+      19.99,
+      '2024-02-29',
+      '2025-01-01T00:00:00.000Z',
+      '2025-01-01T08:00:00.500Z',
+      ['paid', 'overdue'],
+      'CHF',
+      '50%_off',
     ]);
   });
 
   it('takes a date for date-time fields as 00:00:00Z of that day', () => {
     expect(parseSearchRequest({ criteria: [criterion('updated_at', 'between', ['2025-03-01', '2025-03-02T00:00:00Z'])] }).criteria[0]!.value).toEqual([
-      '2025-03-01T00:00:00.000Z', '2025-03-02T00:00:00.000Z',
+      '2025-03-01T00:00:00.000Z',
+      '2025-03-02T00:00:00.000Z',
     ]);
   });
 
@@ -127,16 +143,42 @@ describe('parseSearchRequest: criteria', () => {
 
   it('bounds in to 1..1000 elements of the field type', () => {
     expect(detailsOf({ criteria: [criterion('client_id', 'in', [])] })?.field).toBe('client_id');
-    expect(detailsOf({ criteria: [criterion('client_id', 'in', Array.from({ length: 1001 }, (_, index) => index + 1))] })?.field).toBe('client_id');
-    expect(detailsOf({ criteria: [criterion('client_id', 'in', Array.from({ length: 1000 }, (_, index) => index + 1))] })).toBeUndefined();
+    expect(
+      detailsOf({
+        criteria: [
+          criterion(
+            'client_id',
+            'in',
+            Array.from({ length: 1001 }, (_, index) => index + 1),
+          ),
+        ],
+      })?.field,
+    ).toBe('client_id');
+    expect(
+      detailsOf({
+        criteria: [
+          criterion(
+            'client_id',
+            'in',
+            Array.from({ length: 1000 }, (_, index) => index + 1),
+          ),
+        ],
+      }),
+    ).toBeUndefined();
     expect(detailsOf({ criteria: [criterion('client_id', 'in', 3)] })?.field).toBe('client_id');
-    expect(detailsOf({ criteria: [criterion('client_id', 'in', [1, 'two'])] })).toMatchObject({ field: 'client_id', issue: expect.stringContaining('value[1]') });
+    expect(detailsOf({ criteria: [criterion('client_id', 'in', [1, 'two'])] })).toMatchObject({
+      field: 'client_id',
+      issue: expect.stringContaining('value[1]'),
+    });
   });
 
   it('needs exactly two between values, low <= high, for numbers, dates and timestamps', () => {
     expect(detailsOf({ criteria: [criterion('amount', 'between', [1])] })?.field).toBe('amount');
     expect(detailsOf({ criteria: [criterion('amount', 'between', [1, 2, 3])] })?.field).toBe('amount');
-    expect(detailsOf({ criteria: [criterion('amount', 'between', [10, 9.99])] })).toMatchObject({ field: 'amount', issue: expect.stringContaining('low <= high') });
+    expect(detailsOf({ criteria: [criterion('amount', 'between', [10, 9.99])] })).toMatchObject({
+      field: 'amount',
+      issue: expect.stringContaining('low <= high'),
+    });
     expect(detailsOf({ criteria: [criterion('amount', 'between', [9, 10])] })).toBeUndefined();
     expect(detailsOf({ criteria: [criterion('amount', 'between', [5, 5])] })).toBeUndefined();
     expect(detailsOf({ criteria: [criterion('due_date', 'between', ['2025-02-01', '2025-01-31'])] })?.field).toBe('due_date');
@@ -154,7 +196,10 @@ describe('parseSearchRequest: criteria', () => {
   it('rejects a criterion missing its operator or value, or with an extra property, naming its field', () => {
     expect(detailsOf({ criteria: [{ field: 'amount', value: 1 }] })).toMatchObject({ field: 'amount', issue: expect.stringContaining('operator') });
     expect(detailsOf({ criteria: [{ field: 'amount', operator: '=' }] })).toMatchObject({ field: 'amount', issue: expect.stringContaining('value') });
-    expect(detailsOf({ criteria: [{ field: 'amount', operator: '=', value: 1, negate: true }] })).toMatchObject({ field: 'amount', issue: expect.stringContaining('negate') });
+    expect(detailsOf({ criteria: [{ field: 'amount', operator: '=', value: 1, negate: true }] })).toMatchObject({
+      field: 'amount',
+      issue: expect.stringContaining('negate'),
+    });
   });
 
   it('names the first problem in body order', () => {
@@ -166,7 +211,10 @@ describe('parseSearchRequest: criteria', () => {
 
 describe('firstSearchProblem', () => {
   it('names an unknown top-level property reported by the schema validator', () => {
-    expect(firstSearchProblem({ limit: 10, foo: 1 }, [{ path: ['foo'], message: 'must NOT have additional properties' }])).toEqual({ field: 'foo', issue: 'is not a known property' });
+    expect(firstSearchProblem({ limit: 10, foo: 1 }, [{ path: ['foo'], message: 'must NOT have additional properties' }])).toEqual({
+      field: 'foo',
+      issue: 'is not a known property',
+    });
   });
 
   it('merges schema and semantic problems in body order', () => {

@@ -12,17 +12,59 @@ import { errorBody } from '../http/support/responses.js';
 import { startTestService, token, type TestService } from '../http/support/service.js';
 
 const scalars: unknown[] = [
-  7, -3, 0, 1.5, 2 ** 53, 1e308, null, true, {},
-  '7', 'paid', 'PAID', 'CHF', 'chf', 'EURO', '', 'x', 'x'.repeat(201), 'x'.repeat(1001),
-  '2025-01-01', '2024-02-29', '2025-02-29', '2025-2-3', '0050-03-01',
-  '2025-01-01T10:00Z', '2025-01-01t10:00:00.123456z', '2025-01-01T10:00:00+02:00', '2025-01-01T10:00:00+0200',
-  '2025-01-01 10:00:00Z', '2025-01-01T24:00Z', '2025-01-01T10:00',
+  7,
+  -3,
+  0,
+  1.5,
+  2 ** 53,
+  1e308,
+  null,
+  true,
+  {},
+  '7',
+  'paid',
+  'PAID',
+  'CHF',
+  'chf',
+  'EURO',
+  '',
+  'x',
+  'x'.repeat(201),
+  'x'.repeat(1001),
+  '2025-01-01',
+  '2024-02-29',
+  '2025-02-29',
+  '2025-2-3',
+  '0050-03-01',
+  '2025-01-01T10:00Z',
+  '2025-01-01t10:00:00.123456z',
+  '2025-01-01T10:00:00+02:00',
+  '2025-01-01T10:00:00+0200',
+  '2025-01-01 10:00:00Z',
+  '2025-01-01T24:00Z',
+  '2025-01-01T10:00',
 ];
 const lists: unknown[] = [
-  [], [1], [1, 2], [2, 1], [5, 5], [1, 2, 3], [1, 'two'], Array.from({ length: 1000 }, (_, index) => index), Array.from({ length: 1001 }, (_, index) => index),
-  ['paid', 'sent'], ['CHF', 'EUR'], ['a', 'b'], ['b', 'a'], ['x'.repeat(1001)],
-  ['2025-01-01', '2025-01-02'], ['2025-01-02', '2025-01-01'], ['2025-01-01T10:00Z', '2025-01-02'], ['2025-01-01', '2025-02-30'],
-  'CHF', 3,
+  [],
+  [1],
+  [1, 2],
+  [2, 1],
+  [5, 5],
+  [1, 2, 3],
+  [1, 'two'],
+  Array.from({ length: 1000 }, (_, index) => index),
+  Array.from({ length: 1001 }, (_, index) => index),
+  ['paid', 'sent'],
+  ['CHF', 'EUR'],
+  ['a', 'b'],
+  ['b', 'a'],
+  ['x'.repeat(1001)],
+  ['2025-01-01', '2025-01-02'],
+  ['2025-01-02', '2025-01-01'],
+  ['2025-01-01T10:00Z', '2025-01-02'],
+  ['2025-01-01', '2025-02-30'],
+  'CHF',
+  3,
 ];
 const likeValues: unknown[] = ['', 'x', '50%_off', 'x'.repeat(200), 'x'.repeat(201), ['x'], 5];
 
@@ -78,7 +120,9 @@ describe('the search schema and the criterion checker refuse the same criteria',
         }
         const checkerAccepts = 'criterion' in checked;
         if (schemaAccepts !== checkerAccepts && !(reversedBetween && schemaAccepts)) {
-          disagreements.push(`${shown}: schema ${schemaAccepts ? 'accepts' : 'refuses'}, checker ${checkerAccepts ? 'accepts' : `refuses (${'problem' in checked ? checked.problem.issue : ''})`}`);
+          disagreements.push(
+            `${shown}: schema ${schemaAccepts ? 'accepts' : 'refuses'}, checker ${checkerAccepts ? 'accepts' : `refuses (${'problem' in checked ? checked.problem.issue : ''})`}`,
+          );
         }
       }
     }

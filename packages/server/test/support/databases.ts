@@ -26,7 +26,10 @@ let databaseCounter = 0;
 /** A database name unique to this process and call, safe as an SQL identifier. */
 export function uniqueDatabaseName(prefix = 'test'): string {
   databaseCounter += 1;
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 20);
+  const safePrefix = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 20);
   return `${safePrefix}_${process.pid}_${randomBytes(4).toString('hex')}_${databaseCounter}`;
 }
 
@@ -91,9 +94,10 @@ export async function createPostgresDatabase(prefix?: string): Promise<ScratchPo
   return {
     url: url.toString(),
     name,
-    drop: () => withAdmin(async (client) => {
-      await client.query(`drop database if exists "${name}" with (force)`);
-    }),
+    drop: () =>
+      withAdmin(async (client) => {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      }),
   };
 }
 

@@ -22,12 +22,14 @@ export async function createAccount(database: Database, options: { clients?: num
     .executeTakeFirstOrThrow();
   const clients = await database.db
     .insertInto('company_clients')
-    .values(Array.from({ length: options.clients ?? 2 }, (_, index) => ({
-      account_id: account.id,
-      name: `Client ${accountCounter}-${index + 1}`,
-      email: `client${index + 1}@account${accountCounter}.example`,
-      country: 'CH',
-    })))
+    .values(
+      Array.from({ length: options.clients ?? 2 }, (_, index) => ({
+        account_id: account.id,
+        name: `Client ${accountCounter}-${index + 1}`,
+        email: `client${index + 1}@account${accountCounter}.example`,
+        country: 'CH',
+      })),
+    )
     .returning('id')
     .execute();
   const users = await database.db
@@ -48,8 +50,6 @@ const allScopes = ['invoices:read', 'invoices:write', 'deliveries:read', 'delive
 
 /** The context a handler receives for a caller of `accountId` (all scopes: scopes are the HTTP layer's). */
 export function contextFor(database: Database, accountId: number | undefined): RequestContext {
-  const caller: Caller | undefined = accountId === undefined
-    ? undefined
-    : { accountId, apiKey: `test-key-${accountId}`, scopes: new Set(allScopes) };
+  const caller: Caller | undefined = accountId === undefined ? undefined : { accountId, apiKey: `test-key-${accountId}`, scopes: new Set(allScopes) };
   return { caller, db: database, log: silentLogger, requestId: `test-${accountId ?? 'anonymous'}` };
 }

@@ -58,7 +58,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   // One index per searchable and sortable field, led by the account every query is confined to and
   // ended by id, the tie-breaker of every sort, so a filtered and sorted page reads the index in order.
-  for (const column of ['id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'created_at', 'updated_at', 'description']) {
+  for (const column of [
+    'id',
+    'invoice_number',
+    'client_id',
+    'client_name',
+    'amount',
+    'currency',
+    'status',
+    'due_date',
+    'created_at',
+    'updated_at',
+    'description',
+  ]) {
     const index = column === 'id' ? 'invoices_account_id_id' : `invoices_account_id_${column}_id`;
     const columns = column === 'id' ? sql`account_id, id` : sql`account_id, ${sql.ref(column)}, id`;
     await sql`create index ${sql.id(index)} on invoices (${columns})`.execute(db);
