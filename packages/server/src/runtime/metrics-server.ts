@@ -3,8 +3,8 @@
 // counted as API requests. Whoever can reach this port can read them: bind it to an interface only
 // the scraper reaches (METRICS_HOST).
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen } from './listen.js';
 
 export const metricsPath = '/metrics';
 
@@ -35,17 +35,9 @@ export async function startMetricsServer(registry: Registry, options: { host: st
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const baseUrl = await listen(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}${metricsPath}`,
+    url: `${baseUrl}${metricsPath}`,
     close: () =>
       new Promise<void>((resolve) => {
         // A scrape is short and can be repeated: nothing to drain.

@@ -3,9 +3,10 @@
 // every request with `Connection: close`, let idle keep-alive connections run out their advertised
 // keep-alive timeout, and cut whatever is left when the grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo } from 'node:net';
+import { Server as NetServer } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
+import { listen } from './listen.js';
 
 /** How long a closing server keeps accepting new connections before it closes its listener. */
 const drainWindowMs = 250;
@@ -40,20 +41,12 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
     res.once('close', () => inFlight.delete(res));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const baseUrl = await listen(server, options.port, options.host);
 
   let closed: Promise<void> | undefined;
   return {
     server,
-    url: `http://${host}:${address.port}`,
+    url: baseUrl,
     close(graceMs) {
       closed ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
