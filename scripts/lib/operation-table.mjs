@@ -39,7 +39,7 @@ export function operationTable(spec) {
         statuses,
         pathParams: pathParams(spec, path, parameters),
         queryParams: queryParams(spec, parameters),
-        headerParams: headerParams(parameters),
+        headerParams: headerParams(spec, parameters),
         body: requestBody(spec, operation, where),
       };
     }
@@ -103,10 +103,17 @@ function queryParams(spec, parameters) {
 
 /**
  * The request headers the operation declares (`Idempotency-Key`, `If-Match`, `X-Request-Id`), in
- * declaration order: the client generator gives the ones it knows a call option of their own.
+ * declaration order, with the schema's `pattern` where it has one: the client generator gives the ones
+ * it knows a call option of their own; the service reads which operations take a header, and what a
+ * well-formed value is, from here.
  */
-function headerParams(parameters) {
-  return parameters.filter((parameter) => parameter.in === 'header').map((parameter) => ({ name: parameter.name, required: parameter.required === true }));
+function headerParams(spec, parameters) {
+  return parameters
+    .filter((parameter) => parameter.in === 'header')
+    .map((parameter) => {
+      const schema = resolveRef(spec, parameter.schema) ?? {};
+      return { name: parameter.name, required: parameter.required === true, ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}) };
+    });
 }
 
 /** Whether a JSON body is required, whether it must be an object, and its bounds; null without body. */
@@ -323,7 +330,7 @@ export interface OperationFacts {
   readonly pathParams: ReadonlyArray<{ readonly name: string; readonly segment: number; readonly id: boolean; readonly maximum?: number }>;
   readonly queryParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
   /** The request headers the operation declares, e.g. \`Idempotency-Key\`, \`If-Match\`, \`X-Request-Id\`. */
-  readonly headerParams: ReadonlyArray<{ readonly name: string; readonly required: boolean }>;
+  readonly headerParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly pattern?: string }>;
   /** Null when the operation takes no body; \`object\`: the JSON body must be an object. */
   readonly body: { readonly required: boolean; readonly object: boolean; readonly schemaName: string | null; readonly bounds: BodyBounds } | null;
 }

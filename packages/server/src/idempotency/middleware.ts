@@ -40,12 +40,12 @@ export interface IdempotencyMiddleware extends RequestHandler {
 export function idempotencyKeyFormat(): RequestHandler {
   return (req, res, next) => {
     const { operation } = res.locals;
-    if (operation === undefined || !isIdempotentOperation(operation.operationId)) {
+    if (operation === undefined || !isIdempotentOperation(operation)) {
       next();
       return;
     }
     try {
-      parseIdempotencyKey(req.headers['idempotency-key']);
+      parseIdempotencyKey(operation, req.headers['idempotency-key']);
       next();
     } catch (error) {
       next(error);
@@ -62,13 +62,13 @@ export function idempotency(options: IdempotencyOptions): IdempotencyMiddleware 
 
   const middleware: RequestHandler = (req, res, next) => {
     const { operation, caller } = res.locals;
-    if (operation === undefined || caller === undefined || !isIdempotentOperation(operation.operationId)) {
+    if (operation === undefined || caller === undefined || !isIdempotentOperation(operation)) {
       next();
       return;
     }
     let key: string | undefined;
     try {
-      key = parseIdempotencyKey(req.headers['idempotency-key']);
+      key = parseIdempotencyKey(operation, req.headers['idempotency-key']);
     } catch (error) {
       next(error);
       return;

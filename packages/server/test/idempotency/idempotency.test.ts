@@ -4,11 +4,11 @@
 // the key's advisory lock taken from another PostgreSQL session); errors are not stored; keys are per
 // account and API key; an expired key counts as new and is purged off the request path.
 import { randomUUID } from 'node:crypto';
-import { loadSpec } from '@invoice-api/contract';
+import { loadSpec, operationTable } from '@invoice-api/contract';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expiredKeyPurger, idempotencyKeyPattern, purgeExpiredKeys } from '../../src/idempotency/index.js';
+import { expiredKeyPurger, idempotentOperations, parseIdempotencyKey, purgeExpiredKeys } from '../../src/idempotency/index.js';
 import { lockName, lockSeed } from '../../src/idempotency/store.js';
 import { createHandlers } from '../../src/operations/index.js';
 import { engines, useTestDatabase } from '../support/databases.js';
@@ -267,9 +267,42 @@ describe.each(engines)('Idempotency-Key on %s', (engine) => {
   };
 });
 
-describe('the Idempotency-Key format', () => {
-  it("is the spec's pattern", () => {
-    const spec = loadSpec() as unknown as { components: { parameters: Record<string, { schema: { pattern: string } }> } };
-    expect(spec.components.parameters['Idempotency-Key']!.schema.pattern).toBe(idempotencyKeyPattern.source);
+describe('the Idempotency-Key header, as the spec declares it', () => {
+  type SpecParameter = { name: string; in: string; schema: { pattern: string } };
+  const spec = loadSpec() as unknown as {
+    paths: Record<string, Record<string, { operationId?: string; parameters?: Array<SpecParameter | { $ref: string }> }>>;
+    components: { parameters: Record<string, SpecParameter> };
+  };
+  const declared = (parameter: SpecParameter | { $ref: string }): SpecParameter =>
+    '$ref' in parameter ? spec.components.parameters[parameter.$ref.split('/').pop()!]! : parameter;
+
+  it('is honoured by exactly the operations that declare it', () => {
+    const declaring = Object.values(spec.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((operation) => (operation.parameters ?? []).some((parameter) => declared(parameter).name === 'Idempotency-Key'))
+      .map((operation) => operation.operationId);
+    expect([...idempotentOperations].sort()).toEqual(declaring.sort());
+    expect(idempotentOperations.length).toBeGreaterThan(0);
+  });
+
+  it("accepts what the spec's pattern accepts and refuses the rest", () => {
+    const pattern = new RegExp(spec.components.parameters['Idempotency-Key']!.schema.pattern, 'u');
+    const operation = operationTable[idempotentOperations[0]!];
+    const samples = [
+      'k',
+      'a'.repeat(255),
+      'a'.repeat(256),
+      '"quoted-key"',
+      '"',
+      'with space',
+      'ünï',
+      '550e8400-e29b-41d4-a716-446655440000',
+      'a+b/c=d~e:f.g_h',
+    ];
+    for (const sample of samples) {
+      const parse = () => parseIdempotencyKey(operation, sample);
+      if (pattern.test(sample)) expect(parse()).toBe(sample.replace(/^"(.*)"$/u, '$1'));
+      else expect(parse).toThrow(/Idempotency-Key/);
+    }
   });
 });
