@@ -5,7 +5,7 @@
 // the database cannot store (400), If-Match (400 when malformed), Idempotency-Key (stored answer replayed,
 // 422, 409), the handler (404/409/412...), and one error mapper at the end. The operation is resolved
 // once, by the first step of that chain; the others read its generated entry.
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
 import type { Config } from './config.js';
@@ -46,6 +46,13 @@ export interface AppOptions {
   warmUp?: boolean;
   /** Count requests, 429s and database outages in these metrics (METRICS_PORT); absent: none kept. */
   metrics?: Metrics;
+  /** Replaces the CORS step built from `CORS_ORIGINS` (the stateful mock allows every local origin). */
+  crossOrigin?: RequestHandler;
+  /**
+   * Runs after CORS and before anything else answers: routes of a development mode (the stateful
+   * mock's `POST /__mock/reset`); what it passes on goes through the API's checks as always.
+   */
+  beforeApi?: RequestHandler;
 }
 
 export async function createApp(options: AppOptions): Promise<Express> {
@@ -71,8 +78,9 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(requestId());
   app.use(httpLogging(logger));
   app.use(securityHeaders());
-  const cors = crossOrigin(config.corsOrigins);
+  const cors = options.crossOrigin ?? crossOrigin(config.corsOrigins);
   if (cors !== undefined) app.use(cors);
+  if (options.beforeApi !== undefined) app.use(options.beforeApi);
 
   app.use(outsideApiRoutes());
 

@@ -144,23 +144,59 @@ const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** Inserting in chunks keeps every statement under PostgreSQL's 65,535 parameter limit. */
 const insertChunkRows = 1_000;
 
+/** The demo data's PRNG seed: `pnpm start` and the stateful mock's default fixture use it. */
+export const demoSeed = 20260101;
+/** The demo data's sizes: the sums of the account plans. */
+export const demoInvoices = accountPlans.reduce((sum, plan) => sum + plan.invoices, 0);
+export const demoDeliveries = accountPlans.reduce((sum, plan) => sum + plan.deliveries, 0);
+
+export interface SeedOptions {
+  /** The PRNG's seed; the same seed and sizes give the same rows (ids, names, amounts, dates). */
+  seed?: number;
+  /** Invoices in all, shared between the accounts as in the demo data (9 to 1). */
+  invoices?: number;
+  /** Deliveries in all, shared likewise (6 to 1). */
+  deliveries?: number;
+}
+
 /**
- * Fills an empty database with the demo data; does nothing when any account exists. Runs in one
- * transaction, so a failure leaves no half-seeded database behind.
+ * Fills an empty database with the demo data (or, with options, data of another seed or size, as
+ * reproducible); does nothing when any account exists. Runs in one transaction, so a failure leaves
+ * no half-seeded database behind.
  */
-export async function seedIfEmpty(database: Database): Promise<boolean> {
+export async function seedIfEmpty(database: Database, options: SeedOptions = {}): Promise<boolean> {
   const existing = await database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing !== undefined) return false;
+  const plans = scaledPlans(options.invoices ?? demoInvoices, options.deliveries ?? demoDeliveries);
   await database.db.transaction().execute(async (trx) => {
-    const random = createRandom(20260101);
-    for (const plan of accountPlans) await seedAccount(trx, plan, random);
+    const random = createRandom(options.seed ?? demoSeed);
+    for (const [index, plan] of plans.entries()) await seedAccount(trx, plan, index === 0 ? 0 : accountPlans[0]!.clients, random);
   });
   // Fresh statistics, so the planner picks the indexes (trigram ones included) from the first query.
   await sql`analyze`.execute(database.db);
   return true;
 }
 
-async function seedAccount(trx: Transaction<DatabaseSchema>, plan: AccountPlan, random: Random): Promise<void> {
+/** The account plans with their invoices and deliveries scaled to these totals; the first account takes the rounding. */
+function scaledPlans(invoices: number, deliveries: number): AccountPlan[] {
+  const share = (total: number, part: number, whole: number): number => Math.floor((total * part) / whole);
+  const rest = accountPlans.slice(1).map((plan) => ({
+    ...plan,
+    invoices: share(invoices, plan.invoices, demoInvoices),
+    deliveries: share(deliveries, plan.deliveries, demoDeliveries),
+  }));
+  const first = accountPlans[0]!;
+  return [
+    {
+      ...first,
+      invoices: invoices - rest.reduce((sum, plan) => sum + plan.invoices, 0),
+      deliveries: deliveries - rest.reduce((sum, plan) => sum + plan.deliveries, 0),
+    },
+    ...rest,
+  ];
+}
+
+async function seedAccount(trx: Transaction<DatabaseSchema>, plan: AccountPlan, clientOffset: number, random: Random): Promise<void> {
   const accountCreated = seedEpoch - 3 * 365 * dayMs - 30 * dayMs;
   const account = await trx
     .insertInto('accounts')
@@ -182,7 +218,6 @@ async function seedAccount(trx: Transaction<DatabaseSchema>, plan: AccountPlan, 
     )
     .execute();
 
-  const clientOffset = plan === accountPlans[0] ? 0 : accountPlans[0]!.clients;
   const clients = await trx
     .insertInto('company_clients')
     .values(

@@ -28,8 +28,11 @@ export function securityHeaders(): RequestHandler {
   return (req, res, next) => (req.path === docsPath ? forDocs(req, res, next) : forApi(req, res, next));
 }
 
-/** CORS for the configured origins only; none configured means no CORS headers at all. */
-export function crossOrigin(origins: readonly string[]): RequestHandler | undefined {
+/**
+ * CORS for the configured origins only (exact strings, or patterns for the stateful mock's local
+ * origins); none configured means no CORS headers at all.
+ */
+export function crossOrigin(origins: ReadonlyArray<string | RegExp>): RequestHandler | undefined {
   if (origins.length === 0) return undefined;
   return cors({
     origin: [...origins],
