@@ -28,6 +28,8 @@ export interface StatefulMockOptions {
   fixture?: Partial<FixtureOptions>;
   /** Start PGlite from this dump of a fresh cluster instead of running initdb (tests). */
   pgliteDataDirDump?: Blob;
+  /** Compile every validator before listening (default on, as in the service); tests may skip it. */
+  warmUp?: boolean;
 }
 
 export interface RunningStatefulMock {
@@ -79,6 +81,7 @@ export async function startStatefulMock(options: StatefulMockOptions): Promise<R
       database,
       handlers: createHandlers(),
       logger: options.logger,
+      warmUp: options.warmUp ?? true,
       rateLimitStore: () => {
         const store = new MemoryStore();
         stores.push(store);
