@@ -1,10 +1,10 @@
 // One vitest project for the whole contract suite (the root config's `projects: ['packages/*']` does
 // not load nested projects, so the targets are not separate projects): the global setup starts the
-// targets CONTRACT_TARGET selects (default mock, proxy and service), and the scenario files iterate
+// targets CONTRACT_TARGET selects (default mock, proxy, service and stateful-mock), and the scenario files iterate
 // over them. Which files run is chosen here by target, never by skipping inside a file:
 //   *.all.test.ts       every target (stateless: shapes, auth, validation errors)
 //   *.mock.test.ts      the mock only (each documented answer asked for with Prefer)
-//   *.stateful.test.ts  targets that keep state (the service, directly and through the proxy)
+//   *.stateful.test.ts  targets that keep state (the service, directly and through the proxy; the stateful mock)
 //   *.service.test.ts   when the service is a target: files that start services of their own
 //   tools/*.test.ts     need no target (the proxy-mismatch proof, spec:diff)
 import { defineConfig } from 'vitest/config';

@@ -3,6 +3,8 @@
 //   service  the service (PGlite in memory) with a fresh development key
 //   proxy    Prism's validation proxy in front of that same service (no --errors: the service's own
 //            answers pass through, Prism only reports violations in `sl-violations`)
+//   stateful-mock  `pnpm mock:stateful`'s command (the service's app on an in-memory fixture, local
+//            CORS, POST /__mock/reset) with the same development key
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +12,15 @@ import type { TestProject } from 'vitest/node';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { bundledSpec, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
 import { freePort, startService, type RunningService } from './service.js';
-import { isStateful, selectedTargetNames, type Target } from './targets.js';
+import { selectedTargetNames, type Target } from './targets.js';
+
+/** What `pnpm mock:stateful` runs. */
+export const statefulMockEntry = 'packages/server/src/mock/cli.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const names = selectedTargetNames();
-  const needsService = names.some(isStateful);
+  const needsService = names.includes('proxy') || names.includes('service');
+  const needsStatefulMock = names.includes('stateful-mock');
   const workDir = mkdtempSync(join(tmpdir(), 'contract-tests-'));
   const keyFile = join(workDir, 'dev-key.json');
   const running: Array<RunningPrism | RunningService> = [];
@@ -29,23 +35,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const spec = join(workDir, 'openapi.yaml');
     copyFileSync(bundledSpec, spec);
     // Minting once writes the key file, so the service and the tests share one key from the start.
-    if (needsService) await mintDevToken({ keyFile });
+    if (needsService || needsStatefulMock) await mintDevToken({ keyFile });
     // The service's port is picked first, so the proxy can start while the service seeds its data.
     const servicePort = needsService ? await freePort() : 0;
     const started = <T extends RunningPrism | RunningService>(child: T): T => {
       running.push(child);
       return child;
     };
-    const [mock, service, proxy] = await Promise.all([
+    const [mock, service, proxy, statefulMock] = await Promise.all([
       names.includes('mock') ? startPrism({ mode: 'mock', spec }).then(started) : undefined,
       needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,
       names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}`, spec }).then(started) : undefined,
+      // Its default fixture is the demo data the scenarios look up (two accounts, client paging).
+      needsStatefulMock
+        ? freePort().then((port) => startService({ keyFile, port, entry: statefulMockEntry, args: ['--port', String(port)] }).then(started))
+        : undefined,
     ]);
 
     const targets: Target[] = [];
     if (mock) targets.push({ name: 'mock', baseUrl: mock.url, stateful: false, validatedByPrism: true });
     if (proxy && service) targets.push({ name: 'proxy', baseUrl: proxy.url, stateful: true, validatedByPrism: true, keyFile });
     if (service && names.includes('service')) targets.push({ name: 'service', baseUrl: service.url, stateful: true, validatedByPrism: false, keyFile });
+    if (statefulMock) targets.push({ name: 'stateful-mock', baseUrl: statefulMock.url, stateful: true, validatedByPrism: false, keyFile });
     project.provide('contractTargets', targets);
   } catch (error) {
     await teardown();

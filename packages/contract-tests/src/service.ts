@@ -1,4 +1,4 @@
-// Starts the real service as a child process with an in-memory PGlite database, on a free port, and
+// Starts the real service (or the stateful mock, `entry`) as a child process with an in-memory PGlite database, on a free port, and
 // resolves once it answers GET /healthz (polled) or logs `{"msg":"listening","url":...}`, whichever
 // comes first: the listening line is an info log and does not show at LOG_LEVEL=warn. Fails with the
 // service's last output when it exits or does not come up in time.
@@ -20,6 +20,10 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** The repository whose service to run. Default: this one (another is a scratch copy). */
   root?: string;
+  /** The program to run, relative to `root`: the service (default) or the stateful mock's command. */
+  entry?: string;
+  /** Its arguments (the stateful mock's `--port`, `--seed`...). */
+  args?: string[];
 }
 
 function listeningUrl(line: string): string | undefined {
@@ -57,9 +61,17 @@ async function answersHealth(url: string): Promise<boolean> {
   }
 }
 
-export async function startService({ keyFile, port: askedPort, timeoutMs = 240_000, env = {}, root = repoRoot }: ServiceOptions): Promise<RunningService> {
+export async function startService({
+  keyFile,
+  port: askedPort,
+  timeoutMs = 240_000,
+  env = {},
+  root = repoRoot,
+  entry = 'packages/server/src/main.ts',
+  args = [],
+}: ServiceOptions): Promise<RunningService> {
   const port = askedPort ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

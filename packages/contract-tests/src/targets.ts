@@ -1,13 +1,14 @@
-// The three targets one scenario suite runs against, chosen by CONTRACT_TARGET (a comma list;
-// default: all three). The global setup starts what the chosen targets need and hands their
+// The targets one scenario suite runs against, chosen by CONTRACT_TARGET (a comma list; default: all
+// four): the Prism mock, the service behind Prism's proxy, the service, and the stateful mock
+// (`pnpm mock:stateful`: the service's app on an in-memory fixture, as a frontend team runs it). The global setup starts what the chosen targets need and hands their
 // addresses to the test files through vitest's provide/inject.
-export const targetNames = ['mock', 'proxy', 'service'] as const;
+export const targetNames = ['mock', 'proxy', 'service', 'stateful-mock'] as const;
 export type TargetName = (typeof targetNames)[number];
 
 export interface Target {
   name: TargetName;
   baseUrl: string;
-  /** Keeps state between calls (the real service): stateful scenarios run only here. */
+  /** Keeps state between calls (the real service, or the stateful mock): stateful scenarios run only here. */
   stateful: boolean;
   /** Answers carry Prism's `sl-violations` header, checked on every call. */
   validatedByPrism: boolean;
