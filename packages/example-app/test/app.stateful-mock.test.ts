@@ -1,0 +1,83 @@
+// The example app in Chromium against the stateful mock (`pnpm mock:stateful`), the way a frontend team
+// runs it: no CORS setting anywhere (the app's origin is a local one), the printed kind of development
+// token, and state that holds across calls: an invoice created from Node is found by the page's
+// search, a delivery issued in the page stays issued, and POST /__mock/reset brings the fixture back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient, expectOk, type ApiClient } from '@invoice-api/client';
+import { freePort, startService, type RunningService } from '@invoice-api/contract-tests/service';
+import { mintDevToken } from '@invoice-api/server/dev-token';
+import { startExampleApp, type RunningExampleApp } from '../dev/serve.mjs';
+import { ExampleAppPage } from './app-page.js';
+import { launchChromium, screenshot, watchPage, type PageWatch } from './browser.js';
+
+let workDir: string;
+let mock: RunningService;
+let app: RunningExampleApp;
+let browser: Browser;
+let page: Page;
+let watch: PageWatch;
+let api: ApiClient;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'example-app-stateful-mock-'));
+  const keyFile = join(workDir, 'dev-key.json');
+  const token = await mintDevToken({ keyFile });
+  const port = await freePort();
+  // A small fixture starts quicker; the command is the one `pnpm mock:stateful` runs.
+  const args = ['--port', String(port), '--invoices', '300', '--deliveries', '10'];
+  [mock, browser] = await Promise.all([startService({ keyFile, port, entry: 'packages/server/src/mock/cli.ts', args }), launchChromium()]);
+  app = await startExampleApp({ apiBaseUrl: mock.url, apiToken: token, watch: false });
+  api = createApiClient({ baseUrl: mock.url, token });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  watch = watchPage(page);
+});
+
+afterAll(async () => {
+  await page?.close();
+  await Promise.allSettled([browser?.close(), app?.stop(), mock?.stop()]);
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('the example app against the stateful mock', () => {
+  it('finds an invoice created from Node, issues a delivery that stays issued, and shows the fixture again after a reset', async () => {
+    const user = new ExampleAppPage(page);
+    const fixtureTotal = (await expectOk(api.searchInvoices({ limit: 1 }))).pagination.total;
+    await user.open(app.url);
+    expect(await user.summary.innerText()).toBe(`Showing 1–10 of ${fixtureTotal} invoices`);
+
+    const [client] = (await expectOk(api.listCompanyClients())).company_clients;
+    const { invoice } = await expectOk(
+      api.createInvoice({ client_id: client?.id ?? 0, amount: 321.5, currency: 'CHF', due_date: '2027-04-30', description: 'Created from Node' }),
+    );
+    await user.addCriterion('invoice_number', '=', invoice.invoice_number);
+    await user.search();
+    expect(await user.summary.innerText()).toBe('Showing 1–1 of 1 invoices');
+    expect(await user.column('invoice_number')).toEqual([invoice.invoice_number]);
+    await screenshot(page, 'stateful-mock-1-created-found');
+
+    await page.getByLabel('Delivery date').fill('2026-12-01');
+    await user.fillDeliveryLine(1, 5001, 2, 10.5);
+    await user.createDraft();
+    const deliveryNr = (await user.delivery.getByRole('heading').innerText()).replace('Delivery ', '');
+    await user.issueDelivery();
+    expect(await user.delivery.locator('.delivery-status').innerText()).toBe('ISSUED');
+    const issued = (await expectOk(api.listDeliveries({ limit: 1000 }))).deliveries.find((delivery) => delivery.delivery_nr === deliveryNr);
+    expect(issued).toMatchObject({ status: 'issued', total_amount: 21 });
+    expect(await expectOk(api.getDelivery(issued?.id ?? 0))).toMatchObject({ delivery: { status: 'issued', total_amount: 21 } });
+    await screenshot(page, 'stateful-mock-2-issued');
+
+    const reset = await fetch(new URL('/__mock/reset', mock.url), { method: 'POST' });
+    expect(reset.status).toBe(200);
+    await user.open(app.url);
+    expect(await user.summary.innerText()).toBe(`Showing 1–10 of ${fixtureTotal} invoices`);
+    expect((await api.getDelivery(issued?.id ?? 0)).status).toBe(404);
+    expect((await api.getInvoice(invoice.id)).status).toBe(404);
+    await screenshot(page, 'stateful-mock-3-reset');
+
+    expect(watch.unexpected()).toEqual([]);
+  });
+});
