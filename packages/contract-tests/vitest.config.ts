@@ -6,6 +6,7 @@
 //   *.mock.test.ts      the mock only (each documented answer asked for with Prefer)
 //   *.stateful.test.ts  targets that keep state (the service, directly and through the proxy; the stateful mock)
 //   *.service.test.ts   when the service is a target: files that start services of their own
+//   *.stateful-mock.test.ts  when the stateful mock is a target: files that start a stateful mock of their own
 //   tools/*.test.ts     need no target (the proxy-mismatch proof, spec:diff)
 import { defineConfig } from 'vitest/config';
 import { isStateful, selectedTargetNames } from './src/targets.js';
@@ -15,6 +16,7 @@ const include = ['test/*.all.test.ts', 'test/tools/*.test.ts'];
 if (targets.includes('mock')) include.push('test/*.mock.test.ts');
 if (targets.some(isStateful)) include.push('test/*.stateful.test.ts');
 if (targets.includes('service')) include.push('test/*.service.test.ts');
+if (targets.includes('stateful-mock')) include.push('test/*.stateful-mock.test.ts');
 
 export default defineConfig({
   test: {

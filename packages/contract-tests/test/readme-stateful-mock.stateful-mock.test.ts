@@ -1,0 +1,92 @@
+// The root README's stateful mock section, run as written: `pnpm mock:stateful` started with the
+// README's own small-fixture line (only the port replaced by a free one), its printed banner, and the
+// create / search / reset calls against it. A mock of its own: the reset would disturb the shared one.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../../scripts/lib/prism.mjs';
+import { freePort } from '../src/service.js';
+
+const run = promisify(execFile);
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+function shBlockWith(marker: string): string {
+  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!).find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`README.md has no sh block with ${marker}`);
+  return found;
+}
+
+// `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).
+const prelude = 'set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n';
+
+describe("the README's stateful mock section", () => {
+  const workDir = mkdtempSync(join(tmpdir(), 'readme-stateful-mock-'));
+  const env = { ...process.env, DEV_KEY_FILE: join(workDir, 'jwt-signing-key.json'), NODE_OPTIONS: '', LOG_LEVEL: 'warn' };
+  let child: ChildProcess | undefined;
+  let printed = '';
+  let url = '';
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const startLine = shBlockWith('pnpm mock:stateful --invoices 300')
+      .split('\n')
+      .find((line) => line.startsWith('pnpm mock:stateful --invoices 300'));
+    if (startLine === undefined) throw new Error('README.md: no `pnpm mock:stateful --invoices 300` line');
+    // Its own process group, so that stopping it stops pnpm and the node process it runs.
+    child = spawn('bash', ['-c', `${prelude}${startLine.replace(/#.*$/, '').replace('--port 4020', `--port ${port}`)}`], {
+      cwd: repoRoot,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+    });
+    await new Promise<void>((resolve, reject) => {
+      child?.stdout?.on('data', (chunk: Buffer) => {
+        printed += chunk.toString('utf8');
+        if (/^try:$/m.test(printed)) resolve();
+      });
+      child?.once('exit', (code) => reject(new Error(`pnpm mock:stateful exited with ${code}:\n${printed}`)));
+    });
+    url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1] ?? '';
+  }, 300_000);
+
+  afterAll(async () => {
+    if (child?.pid !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('prints its address on loopback, the fixture asked for, a token to paste and calls to try', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(printed).toContain('fixture: seed 20260101, 300 invoices');
+    expect(printed).toMatch(/^ {2}export TOKEN=[\w-]+\.[\w-]+\.[\w-]+$/m);
+    expect(printed).toContain(`curl -s -X POST ${url}/__mock/reset`);
+  });
+
+  it('the create, the search that finds it, and the reset, as written', async () => {
+    const script = shBlockWith('/__mock/reset\n').replaceAll('http://127.0.0.1:4010', url);
+    const { stdout } = await run('bash', ['-c', `${prelude}${script}`], { cwd: repoRoot, env, timeout: 120_000 });
+    // Three JSON answers, one per curl, each on its own line or run together.
+    const answers = stdout
+      .replace(/}\s*{/g, '}\n{')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answers).toHaveLength(3);
+    const [created, found, reset] = answers as [{ invoice: { id: number } }, { data: Array<{ id: number }> }, Record<string, unknown>];
+    expect(found.data.map((invoice) => invoice.id)).toEqual([created.invoice.id]);
+    expect(reset).toMatchObject({ reset: true, rows_restored: 2 });
+    // The printed token works too, and the invoice is gone after the reset.
+    const token = /export TOKEN=(\S+)/.exec(printed)?.[1] ?? '';
+    const response = await fetch(`${url}/api/v1/invoices/${created.invoice.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(404);
+  });
+});
