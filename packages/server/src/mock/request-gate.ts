@@ -23,10 +23,18 @@ export function requestGate(): RequestGate {
   };
 
   const middleware: RequestHandler = (_req, res, next) => {
+    // Listened for at once: a client that leaves while its request is held must not be counted later
+    // (its 'close' would never come again, and the next reset would wait for it for ever).
+    let counted = false;
+    let gone = false;
+    res.once('close', () => {
+      gone = true;
+      if (counted) leave();
+    });
     const enter = (): void => {
+      if (gone) return;
+      counted = true;
       running += 1;
-      // 'close' fires once per response, answered or abandoned by the client.
-      res.once('close', leave);
       next();
     };
     if (closed === undefined) {

@@ -62,4 +62,24 @@ describe('requestGate', () => {
     await after.entered;
     after.answer();
   });
+
+  it('forgets a held request whose client left before it got in: the next task does not wait for it', async () => {
+    const gate = requestGate();
+    const log: string[] = [];
+    let releaseTask = (): void => undefined;
+    const task = gate.exclusive(() => new Promise<void>((resolve) => (releaseTask = resolve)));
+    await Promise.resolve();
+    const response = new EventEmitter();
+    let entered = false;
+    gate.middleware({} as Request, response as unknown as Response, () => {
+      entered = true;
+    });
+    response.emit('close');
+    releaseTask();
+    await task;
+    await gate.exclusive(async () => {
+      log.push('next task ran');
+    });
+    expect([entered, log]).toEqual([false, ['next task ran']]);
+  });
 });
