@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { mintDevToken } from '../../src/dev/token.js';
 import { startStatefulMock, type RunningStatefulMock } from '../../src/mock/stateful-mock.js';
+import { startTestService } from '../http/support/service.js';
+import { openDatabase } from '../../src/db/database.js';
 import { pgliteTemplate } from '../support/databases.js';
 
 const fixture = { invoices: 400, deliveries: 20 };
@@ -214,5 +216,18 @@ describe('the same HTTP surface as the service, plus the reset route', () => {
     });
     await response.body?.cancel();
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe(allowed ? origin : null);
+  });
+
+  it('is the only place with the route and the local CORS: the service proper answers 404 and sends no CORS headers', async () => {
+    const database = await openDatabase({ url: 'memory:', pgliteDataDirDump: await pgliteTemplate() });
+    const service = await startTestService({ database });
+    try {
+      const reset = await fetch(new URL('/__mock/reset', service.url), { method: 'POST', headers: { Origin: 'http://localhost:5173' } });
+      expect([reset.status, ((await reset.json()) as { error: string }).error]).toEqual([404, 'not_found']);
+      expect(reset.headers.get('Access-Control-Allow-Origin')).toBeNull();
+    } finally {
+      await service.close();
+      await database.close();
+    }
   });
 });
