@@ -8,7 +8,7 @@ import type { Target } from './targets.js';
 
 export function statefulTargets(): Target[] {
   const targets = inject('contractTargets').filter((target) => target.stateful);
-  if (targets.length === 0) throw new Error('no stateful target was started (CONTRACT_TARGET selects proxy or service)');
+  if (targets.length === 0) throw new Error('no stateful target was started (CONTRACT_TARGET selects proxy, service or stateful-mock)');
   return targets;
 }
 
