@@ -42,15 +42,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
       running.push(child);
       return child;
     };
-    const [mock, service, proxy, statefulMock] = await Promise.all([
-      names.includes('mock') ? startPrism({ mode: 'mock', spec }).then(started) : undefined,
-      needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,
-      names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}`, spec }).then(started) : undefined,
+    const starting = {
+      mock: names.includes('mock') ? startPrism({ mode: 'mock', spec }).then(started) : undefined,
+      service: needsService ? startService({ keyFile, port: servicePort }).then(started) : undefined,
+      proxy: names.includes('proxy') ? startPrism({ mode: 'proxy', upstream: `http://127.0.0.1:${servicePort}`, spec }).then(started) : undefined,
       // Its default fixture is the demo data the scenarios look up (two accounts, client paging).
-      needsStatefulMock
+      statefulMock: needsStatefulMock
         ? freePort().then((port) => startService({ keyFile, port, entry: statefulMockEntry, args: ['--port', String(port)] }).then(started))
         : undefined,
-    ]);
+    };
+    // allSettled first: when one fails to start, the others still starting finish and are stopped by
+    // the teardown instead of being left running after the run.
+    const failed = (await Promise.allSettled(Object.values(starting))).find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const [mock, service, proxy, statefulMock] = await Promise.all([starting.mock, starting.service, starting.proxy, starting.statefulMock]);
 
     const targets: Target[] = [];
     if (mock) targets.push({ name: 'mock', baseUrl: mock.url, stateful: false, validatedByPrism: true });
