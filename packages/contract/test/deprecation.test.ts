@@ -40,7 +40,7 @@ describe('deprecation in the operation table', () => {
 
   it('finds deprecated request properties nested in arrays and oneOf branches, by their path', () => {
     const spec = structuredClone(loadSpec());
-    const status = (spec.components?.schemas as Record<string, { properties: Record<string, object> }>).StatusCriterion;
+    const status = ((spec.components?.schemas ?? {}) as Record<string, { properties: Record<string, object> }>).StatusCriterion;
     Object.assign(status?.properties.operator ?? {}, { deprecated: true, 'x-deprecated-since': '2026-11-01', 'x-sunset': '2027-06-30' });
     const paths = buildTable(spec).searchInvoices?.deprecation?.requestProperties.map((property) => property.path.join('.'));
     expect(paths).toEqual(['criteria.*.operator']);
