@@ -11,7 +11,7 @@ import { applyExceptions, parseExceptions } from '../../../../scripts/lib/breaki
 import { repoRoot } from '../../../../scripts/lib/prism.mjs';
 import { compareSpecs, findBreakingChanges } from '../../../../scripts/lib/spec-diff-core.mjs';
 
-const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const json = <S extends object>(schema: S) => ({ content: { 'application/json': { schema } } });
 const sunsetOn = (day: string) => ({ deprecated: true, 'x-deprecated-since': '2026-01-01', 'x-sunset': day });
 
 function baseSpec(sunset = '2027-06-30') {
