@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayToEpochSeconds, deprecationNotice } from '../../../scripts/lib/deprecation.mjs';
 import { operationTable as buildTable } from '../../../scripts/lib/operation-table.mjs';
+import { publishedSpec } from '../../../scripts/lib/published-spec.mjs';
 import { loadSpec, operationTable } from '../src/index.js';
 
 function withListUsers(fields: Record<string, unknown>) {
@@ -44,5 +45,18 @@ describe('deprecation in the operation table', () => {
     Object.assign(status?.properties.operator ?? {}, { deprecated: true, 'x-deprecated-since': '2026-11-01', 'x-sunset': '2027-06-30' });
     const paths = buildTable(spec).searchInvoices?.deprecation?.requestProperties.map((property) => property.path.join('.'));
     expect(paths).toEqual(['criteria.*.operator']);
+  });
+
+  it('the published spec states the dates in the description, and keeps no x- keyword inside schemas', () => {
+    const spec = withListUsers({ deprecated: true, 'x-deprecated-since': '2026-11-01', 'x-sunset': '2027-06-30' });
+    const offset = (spec.components?.schemas as Record<string, { properties: Record<string, object> }>).InvoiceSearchRequest?.properties.offset;
+    Object.assign(offset ?? {}, { deprecated: true, 'x-deprecated-since': '2026-12-01', 'x-sunset': '2027-09-30' });
+    const published = publishedSpec(spec);
+    const paths = published.paths as Record<string, { get: { description: string } }>;
+    expect(paths['/api/v1/users']?.get.description).toMatch(/\*\*Deprecated\*\* since 2026-11-01\. \*\*Sunset: 2027-06-30\*\*/);
+    const property = published.components.schemas.InvoiceSearchRequest?.properties?.offset ?? {};
+    expect(property.description).toMatch(/^Number of matching invoices to skip\.\n\n\*\*Deprecated\*\* since 2026-12-01\. \*\*Sunset: 2027-09-30\*\*/);
+    expect(property.deprecated).toBe(true);
+    expect(Object.keys(property).filter((key) => key.startsWith('x-'))).toEqual([]);
   });
 });
