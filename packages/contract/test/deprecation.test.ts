@@ -49,7 +49,7 @@ describe('deprecation in the operation table', () => {
 
   it('the published spec states the dates in the description, and keeps no x- keyword inside schemas', () => {
     const spec = withListUsers({ deprecated: true, 'x-deprecated-since': '2026-11-01', 'x-sunset': '2027-06-30' });
-    const offset = (spec.components?.schemas as Record<string, { properties: Record<string, object> }>).InvoiceSearchRequest?.properties.offset;
+    const offset = ((spec.components?.schemas ?? {}) as Record<string, { properties: Record<string, object> }>).InvoiceSearchRequest?.properties.offset;
     Object.assign(offset ?? {}, { deprecated: true, 'x-deprecated-since': '2026-12-01', 'x-sunset': '2027-09-30' });
     const published = publishedSpec(spec);
     const paths = published.paths as Record<string, { get: { description: string } }>;
