@@ -4,15 +4,19 @@
 // folder is taken with `git archive` into a temporary directory and bundled there with the same
 // Redocly CLI, so both sides are compared as single documents. Breaks include what breaks the
 // generated client or the handler map (a renamed operationId, a changed function signature); new
-// operations are listed as needing a handler, without failing.
+// operations are listed as needing a handler, without failing. Removing a deprecated item from its
+// `x-sunset` day on is allowed and listed as retired; a break listed in openapi/breaking-changes.yaml
+// (reviewed, with a reason and an expiry day) is listed as accepted; an expired entry fails the check.
 //   --repo <dir>   compare that repository's working tree instead of this one (used by the tests)
 //   --json         print the breaks as JSON
+//   --today <day>  judge sunsets and expiries on this YYYY-MM-DD day instead of the current UTC day
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './lib/prism.mjs';
-import { findBreakingChanges, findNewOperations } from './lib/spec-diff-core.mjs';
+import { applyExceptions, changeName, exceptionsFile, parseExceptions } from './lib/breaking-changes.mjs';
+import { compareSpecs, findNewOperations } from './lib/spec-diff-core.mjs';
 
 const redocly = join(repoRoot, 'node_modules/.bin/redocly');
 
@@ -52,12 +56,13 @@ function bundleAtRef(repo, ref) {
 }
 
 function parseArguments(argv) {
-  const options = { ref: 'HEAD~1', repo: undefined, json: false };
+  const options = { ref: 'HEAD~1', repo: undefined, json: false, today: new Date().toISOString().slice(0, 10) };
   const rest = argv.filter((arg) => arg !== '--');
   for (let index = 0; index < rest.length; index += 1) {
     const arg = rest[index];
     if (arg === '--json') options.json = true;
     else if (arg === '--repo') options.repo = resolve(rest[++index] ?? '');
+    else if (arg === '--today') options.today = rest[++index] ?? '';
     else if (arg === '--help' || arg === '-h') options.help = true;
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else options.ref = arg;
@@ -68,7 +73,7 @@ function parseArguments(argv) {
 function main() {
   const options = parseArguments(process.argv.slice(2));
   if (options.help) {
-    console.log('usage: pnpm spec:diff [git-ref] [--json]   (default ref: HEAD~1)');
+    console.log('usage: pnpm spec:diff [git-ref] [--json] [--today YYYY-MM-DD]   (default ref: HEAD~1)');
     return 0;
   }
   const repo = options.repo ?? repoRoot;
@@ -76,6 +81,9 @@ function main() {
   if (spawnSync('git', ['rev-parse', '--verify', '--quiet', `${options.ref}^{commit}`], { cwd: repo }).status !== 0) {
     throw new Error(`${options.ref} is not a commit in ${repo}`);
   }
+  // A malformed exceptions file fails before any bundling.
+  const exceptionsPath = join(repo, exceptionsFile);
+  const entries = existsSync(exceptionsPath) ? parseExceptions(readFileSync(exceptionsPath, 'utf8')) : [];
   let head;
   if (options.repo) {
     head = bundle(repo);
@@ -89,21 +97,32 @@ function main() {
     console.log(`spec:diff: ${options.ref} has no openapi/ folder: nothing to compare against.`);
     return 0;
   }
-  const breaks = findBreakingChanges(base, head);
+  const compared = compareSpecs(base, head, { today: options.today });
+  const { breaks, accepted, expired, unused } = applyExceptions(compared.breaks, entries, options.today);
+  const failed = breaks.length > 0 || expired.length > 0;
   if (options.json) {
     console.log(JSON.stringify(breaks, null, 2));
-    return breaks.length === 0 ? 0 : 1;
+    for (const entry of expired) console.error(`spec:diff: ${exceptionsFile}: the entry for ${entry.change} expired on ${entry.expires}: remove it`);
+    return failed ? 1 : 0;
   }
   if (breaks.length === 0) console.log(`spec:diff: no breaking change since ${options.ref}.`);
   else {
     console.log(`spec:diff: ${breaks.length} breaking change(s) since ${options.ref}:`);
     for (const entry of breaks) console.log(`  ${entry.rule.padEnd(30)} ${entry.path}\n  ${''.padEnd(30)} ${entry.message}`);
   }
+  for (const entry of compared.retired) console.log(`spec:diff: retired after its sunset (allowed): ${changeName(entry)}\n  ${entry.message}`);
+  for (const entry of accepted) {
+    console.log(`spec:diff: accepted by ${exceptionsFile} until ${entry.expires}: ${changeName(entry)}\n  ${entry.message}\n  reason: ${entry.reason}`);
+  }
+  for (const entry of expired) {
+    console.log(`spec:diff: ${exceptionsFile}: the entry for ${entry.change} expired on ${entry.expires}: remove it (or review it again with a new expiry)`);
+  }
+  for (const entry of unused) console.log(`spec:diff: ${exceptionsFile}: the entry for ${entry.change} matches no change since ${options.ref}`);
   // Not breaks: listed so the designer knows the server will not compile until each has a handler.
   for (const operation of findNewOperations(base, head)) {
     console.log(`spec:diff: new operation ${operation.operationId} (${operation.method} ${operation.path}) needs a handler: run \`pnpm scaffold\`.`);
   }
-  return breaks.length === 0 ? 0 : 1;
+  return failed ? 1 : 0;
 }
 
 try {

@@ -3,6 +3,7 @@
 // The shape of an entry is the agreed interface (see operation-table.d.mts); fields may be added,
 // never renamed.
 import { isRecord, resolveRef } from '../../packages/contract/src/json-nodes.mjs';
+import { deprecatedProperties, deprecationNotice, docsLink } from './deprecation.mjs';
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -41,6 +42,7 @@ export function operationTable(spec) {
         queryParams: queryParams(spec, parameters),
         headerParams: headerParams(spec, parameters),
         body: requestBody(spec, operation, where),
+        deprecation: deprecation(spec, operation, parameters, where),
       };
     }
   }
@@ -114,6 +116,26 @@ function headerParams(spec, parameters) {
       const schema = resolveRef(spec, parameter.schema) ?? {};
       return { name: parameter.name, required: parameter.required === true, ...(typeof schema.pattern === 'string' ? { pattern: schema.pattern } : {}) };
     });
+}
+
+/**
+ * What the operation's answers announce as deprecated (scripts/lib/deprecation.mjs): the operation
+ * itself, each deprecated parameter and each deprecated request body property, with their dates, and
+ * the link to the operation's section in /docs. Null when nothing in the request is deprecated.
+ * Deprecated response properties are not here: the service sends them to every caller alike, so only
+ * the docs and `pnpm spec:diff` know of them.
+ */
+function deprecation(spec, operation, parameters, where) {
+  const notice = deprecationNotice(operation, where);
+  const deprecatedParameters = parameters.flatMap((parameter) => {
+    const found = deprecationNotice(parameter, `${where} ${parameter.in} parameter ${parameter.name}`);
+    return found === null ? [] : [{ in: parameter.in, name: parameter.name, ...found }];
+  });
+  const body = resolveRef(spec, operation.requestBody);
+  const schema = resolveRef(spec, body?.content?.['application/json'])?.schema;
+  const properties = schema === undefined ? [] : deprecatedProperties(spec, schema, `${where} request body`);
+  if (notice === null && deprecatedParameters.length === 0 && properties.length === 0) return null;
+  return { link: docsLink(operation.operationId), operation: notice, parameters: deprecatedParameters, requestProperties: properties };
 }
 
 /** Whether a JSON body is required, whether it must be an object, and its bounds; null without body. */
@@ -308,6 +330,27 @@ export interface BodyBounds {
   readonly additional?: BodyBounds;
 }
 
+/** A deprecation's two days (\`YYYY-MM-DD\`, as the spec writes them) and the same as epoch seconds (00:00:00 UTC). */
+export interface DeprecationNotice {
+  /** \`x-deprecated-since\`: the \`Deprecation\` header (RFC 9745). */
+  readonly since: string;
+  /** \`x-sunset\`: the \`Sunset\` header (RFC 8594); from this day it may be removed. */
+  readonly sunset: string;
+  readonly deprecatedAt: number;
+  readonly sunsetAt: number;
+}
+
+/** What a request to the operation may use that is on its way out; see scripts/lib/deprecation.mjs. */
+export interface DeprecationFacts {
+  /** Where the \`Link: <...>; rel="deprecation"\` points: the operation's section in /docs. */
+  readonly link: string;
+  /** The operation itself, or null when only parts of its request are deprecated. */
+  readonly operation: DeprecationNotice | null;
+  readonly parameters: ReadonlyArray<DeprecationNotice & { readonly in: string; readonly name: string }>;
+  /** Request body properties by their path of names (\`*\`: every item of an array). */
+  readonly requestProperties: ReadonlyArray<DeprecationNotice & { readonly path: readonly string[] }>;
+}
+
 /** What the spec says about one operation; \`operationTable\` holds one per operationId. */
 export interface OperationFacts {
   readonly operationId: string;
@@ -333,6 +376,8 @@ export interface OperationFacts {
   readonly headerParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly pattern?: string }>;
   /** Null when the operation takes no body; \`object\`: the JSON body must be an object. */
   readonly body: { readonly required: boolean; readonly object: boolean; readonly schemaName: string | null; readonly bounds: BodyBounds } | null;
+  /** Null when nothing of the operation is deprecated; else what its answers announce (deprecation.ts in the service). */
+  readonly deprecation: DeprecationFacts | null;
 }
 
 /** Every operation of the spec, keyed by operationId. */

@@ -11,3 +11,5 @@ export interface PublishedDocument {
 
 export declare function publishedSpec(strict: object): PublishedDocument;
 export declare function writePublishedSpec(strict: object, outDir: string): PublishedDocument;
+/** The sentence a deprecated node's description ends with in the published spec (and in /docs). */
+export declare function deprecationSentence(notice: { since: string; sunset: string }): string;

@@ -9,11 +9,15 @@
 //      formats and unknown keywords, `x-` ones included. The custom `decimalN` formats and the `x-`
 //      keywords inside schemas are removed; both are stated in the schema's description, which this
 //      step checks, so nothing a consumer needs is lost.
+//   3. Deprecations say their dates in words: Redoc shows `deprecated` but no `x-` keyword, and the
+//      schema step above removes them; so every deprecated operation, parameter and property gets
+//      "Deprecated since <x-deprecated-since>. Sunset: <x-sunset> ..." appended to its description.
 // The service's validator and the contract suite keep using the strict bundle, which still fails on
 // any undocumented response field.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
+import { deprecationNotice } from './deprecation.mjs';
 
 const customFormat = /^decimal(\d+)$/;
 const schemaPrefix = '#/components/schemas/';
@@ -97,9 +101,35 @@ function inlineSchemas(node, visit) {
   }
 }
 
+/** The sentence a deprecated node's description ends with in the published spec (and so in /docs). */
+export function deprecationSentence(notice) {
+  return `**Deprecated** since ${notice.since}. **Sunset: ${notice.sunset}**: it may be removed from that day on; move off it before then.`;
+}
+
+/**
+ * Appends the deprecation sentence to the description of every deprecated node (operations,
+ * parameters, schemas and properties); examples are data, not spec, and are left alone.
+ */
+function announceDeprecations(node, where) {
+  if (Array.isArray(node)) {
+    for (const [index, entry] of node.entries()) announceDeprecations(entry, `${where}/${index}`);
+    return;
+  }
+  if (!isObject(node)) return;
+  const notice = deprecationNotice(node, where);
+  if (notice !== null) {
+    const description = typeof node.description === 'string' ? node.description.trimEnd() : '';
+    node.description = description === '' ? deprecationSentence(notice) : `${description}\n\n${deprecationSentence(notice)}`;
+  }
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'examples' && key !== 'example' && key !== 'default') announceDeprecations(value, `${where}/${key}`);
+}
+
 /** @param {Record<string, any>} strict the strict bundle (not changed) @returns the published document */
 export function publishedSpec(strict) {
   const spec = structuredClone(strict);
+  announceDeprecations(spec.paths, '#/paths');
+  announceDeprecations(spec.components, '#/components');
   const schemas = spec.components?.schemas ?? {};
   const usage = schemaUsage(spec);
   for (const name of usage.response) {

@@ -6,6 +6,12 @@ export interface Break {
   rule: string;
   message: string;
 }
-export declare function findBreakingChanges(base: unknown, head: unknown): Break[];
+/** `today`: the `YYYY-MM-DD` day sunsets are judged on (default: the current UTC day). */
+export interface CompareOptions {
+  today?: string;
+}
+export declare function findBreakingChanges(base: unknown, head: unknown, options?: CompareOptions): Break[];
+/** The breaks, and the removals of deprecated items whose `x-sunset` has come (`retired`: allowed). */
+export declare function compareSpecs(base: unknown, head: unknown, options?: CompareOptions): { breaks: Break[]; retired: Break[] };
 /** Operations whose operationId is new in `head`: each needs a handler (`pnpm scaffold`). */
 export declare function findNewOperations(base: unknown, head: unknown): { operationId: string; method: string; path: string }[];

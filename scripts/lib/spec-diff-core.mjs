@@ -7,6 +7,11 @@
 // server's handler map is keyed by operationId. So a renamed operationId, and a first query
 // parameter or a request body where there was none (an argument slots in before the options), break
 // too, even though a hand-written HTTP caller would not notice.
+// A removal is not a break when the removed item was deprecated and its sunset day (`x-sunset`,
+// scripts/lib/deprecation.mjs) has come: callers were told, by the docs, the headers and the client's
+// warning, that it would go. Before its sunset it is still a break, and the message says when it may go.
+import { dayToEpochSeconds, sunsetKeyword } from './deprecation.mjs';
+
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /**
@@ -53,15 +58,11 @@ const upperBounds = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems', 'ma
 const lowerBounds = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems', 'minProperties'];
 
 class SchemaComparer {
-  constructor(base, head, breaks) {
+  constructor(base, head, report) {
     this.resolveBase = resolver(base);
     this.resolveHead = resolver(head);
-    this.breaks = breaks;
+    this.report = report;
     this.inside = new Set();
-  }
-
-  report(path, rule, message) {
-    this.breaks.push({ path, rule, message });
   }
 
   /** @param {Direction} direction */
@@ -171,7 +172,7 @@ class SchemaComparer {
     for (const [name, schema] of Object.entries(baseProperties)) {
       const at = join(path, 'properties', name);
       if (!(name in headProperties)) {
-        this.report(at, 'field-removed', `field \`${name}\` was removed`);
+        this.report(at, 'field-removed', `field \`${name}\` was removed`, this.resolveBase(schema).value);
         continue;
       }
       this.compare(schema, headProperties[name], at, direction);
@@ -219,7 +220,7 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
     const where = join(at, 'parameters', key);
     const next = headParameters.get(key);
     if (!next) {
-      report(where, 'parameter-removed', `${parameter.in} parameter \`${parameter.name}\` was removed`);
+      report(where, 'parameter-removed', `${parameter.in} parameter \`${parameter.name}\` was removed`, parameter);
       continue;
     }
     if (!parameter.required && next.required) report(where, 'parameter-now-required', `${parameter.in} parameter \`${parameter.name}\` became required`);
@@ -293,15 +294,49 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
   if (added.length > 0) report(join(at, 'security'), 'scope-added', `now also needs ${added.join(', ')}`);
 }
 
+/** 00:00:00 UTC of the current day, in epoch seconds. */
+function startOfToday() {
+  return dayToEpochSeconds(new Date().toISOString().slice(0, 10));
+}
+
+/** `options.today` (`YYYY-MM-DD`) in epoch seconds, or the current day; throws on a malformed day. */
+function todayOf(options) {
+  if (options?.today === undefined) return startOfToday();
+  const seconds = dayToEpochSeconds(options.today);
+  if (seconds === undefined) throw new Error(`today must be a YYYY-MM-DD day, got ${JSON.stringify(options.today)}`);
+  return seconds;
+}
+
 /**
  * Every breaking change from `base` to `head`, each with the JSON path where it happens.
+ * @param {{ today?: string }} [options] the day removals are judged on (default: the current UTC day)
  * @returns {Break[]}
  */
-export function findBreakingChanges(base, head) {
+export function findBreakingChanges(base, head, options) {
+  return compareSpecs(base, head, options).breaks;
+}
+
+/**
+ * The breaks, and the removals that are not breaks because the removed item was deprecated and its
+ * `x-sunset` day is today or earlier (`retired`: same shape, the message naming the sunset).
+ * @param {{ today?: string }} [options]
+ * @returns {{ breaks: Break[], retired: Break[] }}
+ */
+export function compareSpecs(base, head, options) {
+  const today = todayOf(options);
   /** @type {Break[]} */
   const breaks = [];
-  const report = (path, rule, message) => breaks.push({ path, rule, message });
-  const schemas = new SchemaComparer(base, head, breaks);
+  /** @type {Break[]} */
+  const retired = [];
+  // `removed`: the base's node of a removed operation, parameter or property, when the break is a removal.
+  const report = (path, rule, message, removed) => {
+    const sunset = isObject(removed) && removed.deprecated === true ? removed[sunsetKeyword] : undefined;
+    const sunsetAt = dayToEpochSeconds(sunset);
+    if (sunsetAt !== undefined && sunsetAt <= today) retired.push({ path, rule, message: `${message}: deprecated, and its sunset ${sunset} has come` });
+    else if (sunsetAt !== undefined) breaks.push({ path, rule, message: `${message}: deprecated, but not before its sunset ${sunset}` });
+    else breaks.push({ path, rule, message });
+  };
+  const schemas = new SchemaComparer(base, head, report);
   const context = { base, head, schemas, report };
   const resolveBase = resolver(base);
   const resolveHead = resolver(head);
@@ -315,7 +350,7 @@ export function findBreakingChanges(base, head) {
       const headOperation = isObject(headItem) ? headItem[method] : undefined;
       const id = baseItem[method].operationId ? ` (${baseItem[method].operationId})` : '';
       if (!isObject(headOperation)) {
-        report(join(at, method), 'operation-removed', `operation ${method.toUpperCase()} ${path}${id} was removed`);
+        report(join(at, method), 'operation-removed', `operation ${method.toUpperCase()} ${path}${id} was removed`, baseItem[method]);
         continue;
       }
       const [baseId, headId] = [baseItem[method].operationId, headOperation.operationId];
@@ -330,8 +365,8 @@ export function findBreakingChanges(base, head) {
     }
   }
   // One break per place, even when two routes lead to it.
-  const unique = new Map(breaks.map((entry) => [`${entry.path}|${entry.rule}|${entry.message}`, entry]));
-  return [...unique.values()];
+  const unique = (entries) => [...new Map(entries.map((entry) => [`${entry.path}|${entry.rule}|${entry.message}`, entry])).values()];
+  return { breaks: unique(breaks), retired: unique(retired) };
 }
 
 /**

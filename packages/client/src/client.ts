@@ -8,6 +8,7 @@ import type { ApiResult } from './result.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { networkErrors } from './network.js';
 import { authMiddleware, createInvoke, type TokenSource } from './transport.js';
+import { deprecationNotifier, type OnDeprecation } from './deprecation.js';
 
 export type { CallOptions, IdempotencyKeyOption, IfMatchOption } from './transport.js';
 
@@ -22,6 +23,11 @@ export type ApiClientOptions = TokenSource & {
   requestId?: () => string;
   /** Makes the `Idempotency-Key` of each create and issue call (1 to 255 of `A-Za-z0-9_.:~+/=-`). Default: crypto.randomUUID. */
   idempotencyKey?: () => string;
+  /**
+   * Told once per operation when a call uses something deprecated: the spec marks the operation
+   * deprecated, or the answer carries a `Deprecation` header. Default: one `console.warn` per operation.
+   */
+  onDeprecation?: OnDeprecation;
 };
 
 export function createApiClient(options: ApiClientOptions) {
@@ -31,7 +37,11 @@ export function createApiClient(options: ApiClientOptions) {
   if (auth) raw.use(auth);
   raw.use(networkErrors);
   const uuid = () => globalThis.crypto.randomUUID();
-  const call = createInvoke(retryPolicy(options.retry), { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid });
+  const call = createInvoke(
+    retryPolicy(options.retry),
+    { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid },
+    deprecationNotifier(options.onDeprecation),
+  );
   return {
     /** The underlying openapi-fetch client (same auth middleware), for anything the operation functions do not cover. */
     raw,

@@ -1,6 +1,8 @@
 // @invoice-api/client: a typed client for the Invoice Search and Delivery Issuing API.
 export { createApiClient } from './client.js';
 export type { ApiClient, ApiClientOptions, CallOptions, IdempotencyKeyOption, IfMatchOption } from './client.js';
+export { deprecationNotifier } from './deprecation.js';
+export type { DeprecationWarning, OnDeprecation } from './deprecation.js';
 export { NetworkError } from './network.js';
 export type { FailedCall } from './network.js';
 export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';

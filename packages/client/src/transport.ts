@@ -5,6 +5,7 @@
 // tell it which of those headers their operation declares.
 import type { Middleware } from 'openapi-fetch';
 import type { ApiError, OperationId } from '@invoice-api/contract';
+import type { DeprecationNotifier } from './deprecation.js';
 import { NetworkError } from './network.js';
 import { UnexpectedResponseError, type ApiResult } from './result.js';
 import { isSafeOperation, retryableStatuses, retryDelay, type RetryPolicy } from './retry.js';
@@ -101,7 +102,7 @@ function asksForRetry(status: number, error: unknown, keyed: boolean): boolean {
   return keyed && status === 409 && isJsonObject(error) && (error as { error?: unknown }).error === keyInUse;
 }
 
-export function createInvoke(policy: RetryPolicy, sources: CallIdSources): Invoke {
+export function createInvoke(policy: RetryPolicy, sources: CallIdSources, deprecation?: DeprecationNotifier): Invoke {
   return async function call<K extends OperationId>(
     operationId: K,
     callOptions: (CallOptions & IdempotencyKeyOption & IfMatchOption) | undefined,
@@ -131,6 +132,7 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources): Invok
         continue;
       }
       const { response } = answer;
+      deprecation?.(operationId, response);
       const retry = attempt < maxAttempts && asksForRetry(response.status, answer.error, idempotencyKey !== undefined);
       const delay = retry ? retryDelay(policy, attempt, response.headers.get('Retry-After')) : undefined;
       if (delay !== undefined) {

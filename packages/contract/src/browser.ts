@@ -4,7 +4,7 @@
 export type { paths, operations, components } from '../generated/schema.js';
 export { operationTable } from '../generated/operations.js';
 export { searchRules } from '../generated/search-rules.js';
-export type { BodyBounds, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
+export type { BodyBounds, DeprecationFacts, DeprecationNotice, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
 export type * from './schemas.js';
 export { decimalPlaces, numberFormats } from './formats.js';
 export type { NumberFormat } from './formats.js';

@@ -1,2 +1,2 @@
 /** The API reference page (Redoc and the bundled spec inlined; needs no network). */
-export declare function renderDocsHtml(): string;
+export declare function renderDocsHtml(published?: object): string;

@@ -12,9 +12,13 @@ const require = createRequire(import.meta.url);
 const remoteLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const inlineLogo = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d12f2f"/></svg>')}`;
 
-/** @returns {string} the HTML page */
-export function renderDocsHtml() {
-  const spec = readFileSync(new URL('../generated/openapi.published.json', import.meta.url), 'utf8');
+/**
+ * @param {object} [published] a published spec to render instead of the generated one (tests of a
+ *   scratch spec); default: `generated/openapi.published.json`
+ * @returns {string} the HTML page
+ */
+export function renderDocsHtml(published) {
+  const spec = published === undefined ? readFileSync(new URL('../generated/openapi.published.json', import.meta.url), 'utf8') : JSON.stringify(published);
   const redoc = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replaceAll(remoteLogo, inlineLogo);
   const title = JSON.parse(spec).info.title;
   // `</script>` inside the inlined JSON would end the script element early.

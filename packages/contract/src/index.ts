@@ -2,7 +2,7 @@
 export type { paths, operations, components } from '../generated/schema.js';
 export { operationTable } from '../generated/operations.js';
 export { searchRules } from '../generated/search-rules.js';
-export type { BodyBounds, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
+export type { BodyBounds, DeprecationFacts, DeprecationNotice, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
 export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
 export { bundledSpecPath, bundledSpecYamlPath, publishedSpecPath, publishedSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';

@@ -99,6 +99,32 @@ describe('lint', () => {
       'rule/operation-rate-limit',
     ],
     ['a 201 without Location', 'paths/2.0_delivery.yaml', (s: string) => s.replace(/ {8}Location:\n {10}\$ref: [^\n]+\n/, ''), 'response-contains-header'],
+    [
+      'a deprecated operation without x-sunset',
+      'paths/api_v1_users.yaml',
+      (s: string) => s.replace('operationId: listUsers\n', "operationId: listUsers\n  deprecated: true\n  x-deprecated-since: '2026-11-01'\n"),
+      'rule/deprecation-dates-operation',
+    ],
+    [
+      'an x-sunset that is not a YYYY-MM-DD day',
+      'paths/api_v1_users.yaml',
+      (s: string) =>
+        s.replace('operationId: listUsers\n', "operationId: listUsers\n  deprecated: true\n  x-deprecated-since: '2026-11-01'\n  x-sunset: 30.06.2027\n"),
+      'rule/deprecation-day-format-operation',
+    ],
+    [
+      'sunset dates on a parameter not marked deprecated',
+      'components/parameters/offset.yaml',
+      (s: string) => `${s.trimEnd()}\nx-deprecated-since: '2026-11-01'\nx-sunset: '2027-06-30'\n`,
+      'rule/deprecation-dates-parameter',
+    ],
+    [
+      'a deprecated property without its dates',
+      'components/schemas/InvoiceSearchRequest.yaml',
+      (s: string) =>
+        s.replace('    description: Number of matching invoices to skip.\n', '    description: Number of matching invoices to skip.\n    deprecated: true\n'),
+      'rule/deprecation-dates-schema',
+    ],
   ])('fails on %s', (_what, file, edit, rule) => {
     const result = lintWith(file, edit);
     expect(result.status).not.toBe(0);

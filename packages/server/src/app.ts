@@ -1,7 +1,8 @@
 // Composition of the HTTP service. The order of the middleware IS the order of the checks the product
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
 // outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
-// (403), body (413/415/400 malformed; bounded before validation), shape (400) by the validator, strings
+// (403), body (413/415/400 malformed; bounded before validation), the deprecation headers of what the request
+// uses, shape (400) by the validator, strings
 // the database cannot store (400), If-Match (400 when malformed), Idempotency-Key (stored answer replayed,
 // 422, 409), the handler (404/409/412...), and one error mapper at the end. The operation is resolved
 // once, by the first step of that chain; the others read its generated entry.
@@ -13,6 +14,7 @@ import type { RequestContext } from './context.js';
 import type { Database } from './db/database.js';
 import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js';
 import { boundedBody } from './http/bounded-body.js';
+import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { requireJsonObjectBody } from './http/json-object-body.js';
@@ -95,6 +97,8 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(checkPathParams());
   // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
   app.use(requireJsonObjectBody());
+  // Deprecation, Sunset and Link on answers to requests that use something the spec deprecates.
+  app.use(deprecationHeaders());
   app.use(idempotencyKeyFormat());
   app.use(validators);
   app.use(rejectNulCharacters());

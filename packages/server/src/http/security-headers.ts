@@ -8,7 +8,19 @@ import helmet from 'helmet';
 export const docsPath = '/docs';
 
 /** Response headers a browser script may read on a cross-origin answer. */
-export const exposedHeaders = ['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed'];
+export const exposedHeaders = [
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'X-Request-Id',
+  'ETag',
+  'Idempotent-Replayed',
+  // Sent on answers that use something deprecated (deprecation.ts): the client's warning reads them.
+  'Deprecation',
+  'Sunset',
+  'Link',
+];
 
 export function securityHeaders(): RequestHandler {
   const forApi = helmet({

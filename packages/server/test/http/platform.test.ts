@@ -133,12 +133,23 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
   });
 
-  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag and Idempotent-Replayed', async () => {
+  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag, Idempotent-Replayed and the deprecation headers', async () => {
     const response = await fetch(`${withCors.url}/api/v1/users`, { headers: { origin, authorization: `Bearer ${await token()}` } });
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim());
     expect(exposed).toEqual(
-      expect.arrayContaining(['Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'ETag', 'Idempotent-Replayed']),
+      expect.arrayContaining([
+        'Location',
+        'Retry-After',
+        'RateLimit',
+        'RateLimit-Policy',
+        'X-Request-Id',
+        'ETag',
+        'Idempotent-Replayed',
+        'Deprecation',
+        'Sunset',
+        'Link',
+      ]),
     );
   });
 
