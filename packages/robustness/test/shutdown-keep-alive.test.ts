@@ -1,7 +1,7 @@
 // SIGTERM while eight keep-alive clients search without pause, as a load balancer's pooled connections
 // do during a deploy: repeated shutdowns on each engine, and not one request that was sent is reset.
-// After the signal every answer says `Connection: close`, so a client never reuses a connection the
-// server is about to close; a connection refused outright (nothing was sent on it) is the one failure
+// Once the service has the signal every answer says `Connection: close` (checked from the moment its
+// 'shutting down' line is seen), so a client never reuses a connection the server is about to close; a connection refused outright (nothing was sent on it) is the one failure
 // a client may see, and it can retry that elsewhere.
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +26,10 @@ interface Outcome {
   reusedConnection: boolean;
   /** The answer's `Connection` header. */
   connection: string | undefined;
-  /** Another answer had already said `Connection: close` when this request was sent: the server was closing. */
+  /**
+   * The request was sent once the server was closing: another answer had already said `Connection:
+   * close`, or the service had already logged that it is shutting down.
+   */
   sentWhileClosing: boolean;
 }
 
@@ -73,6 +76,9 @@ async function shutDownUnderLoad(env: Record<string, string>, bearer: string): P
   const service: ServiceProcess = await startService(env, { startTimeoutMs: 60_000 });
   const outcomes: Outcome[] = [];
   let closingSeen = false;
+  // The service logs 'shutting down' when it handles the signal; seeing the line (possibly later than it
+  // was written) proves that a request sent afterwards reached a closing server.
+  const shutdownLogged = (): boolean => (closingSeen ||= service.logs().some((line) => line.includes('shutting down')));
   let exited = false;
   void service.exited.then(() => (exited = true));
   let warmClients = 0;
@@ -85,7 +91,7 @@ async function shutDownUnderLoad(env: Record<string, string>, bearer: string): P
     let answers = 0;
     try {
       while (!exited) {
-        const outcome = await search(agent, service.url, bearer, closingSeen);
+        const outcome = await search(agent, service.url, bearer, shutdownLogged());
         outcomes.push(outcome);
         if (outcome.connection === 'close') closingSeen = true;
         if (typeof outcome.result === 'number' && ++answers === answersBeforeSignal && ++warmClients === clientCount) allWarm();

@@ -1,15 +1,12 @@
 // The HTTP server around the app: timeouts against slow clients, the URL it actually listens on (for
-// PORT=0), and a graceful close that resets no request a client has sent: stop accepting, then answer
-// every request with `Connection: close`, let idle keep-alive connections run out their advertised
-// keep-alive timeout, and cut whatever is left when the grace period ends.
+// PORT=0), and a graceful close that resets no request a client has sent: stop accepting at once, from
+// then on answer every request with `Connection: close`, let idle keep-alive connections run out their
+// advertised keep-alive timeout, and cut whatever is left when the grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
 import { listen } from './listen.js';
-
-/** How long a closing server keeps accepting new connections before it closes its listener. */
-const drainWindowMs = 250;
 
 export interface RunningServer {
   server: Server;
@@ -50,32 +47,23 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
     close(graceMs) {
       closed ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        // Keep accepting for a moment first: on a busy server, connections wait in the kernel's listen
-        // backlog with their requests already sent, and closing the listener resets them. The listener
-        // then closes in the check phase (setImmediate), right after a poll phase accepted the backlog.
-        setTimeout(
-          () =>
-            setImmediate(() => {
-              // The listener closes before any answer says `Connection: close`: a keep-alive client told to
-              // go reconnects to a closed port and is refused (nothing sent, safe to retry elsewhere),
-              // instead of landing in the backlog just as it closes and being reset after sending.
-              // net.Server's close only stops accepting; http.Server's would also close idle connections,
-              // racing a client that is reusing one right then.
-              NetServer.prototype.close.call(server, () => {
-                clearTimeout(force);
-                // Now http.Server's own close only stops its connection-checking timer (and reports, as
-                // expected, that the server is no longer running).
-                server.close(() => resolve());
-              });
-              closing = true;
-              // Answers not yet sent tell their client that this connection ends with them; the server
-              // closes it once such an answer is written. An idle connection is left alone: its client may
-              // be sending on it right now, and it closes at the keep-alive timeout its last answer
-              // advertised (`Keep-Alive: timeout=…`), which clients honour with a margin.
-              for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-            }),
-          Math.min(drainWindowMs, graceMs),
-        );
+        // The listener closes first and at once, before any answer can say `Connection: close`: a
+        // keep-alive client told to go then reconnects to a closed port and is refused (nothing sent,
+        // safe to retry elsewhere) instead of landing in the listen backlog just as it closes and being
+        // reset after sending. net.Server's close only stops accepting; http.Server's would also close
+        // idle connections, racing a client that is reusing one right then.
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(force);
+          // Now http.Server's own close only stops its connection-checking timer (and reports, as
+          // expected, that the server is no longer running).
+          server.close(() => resolve());
+        });
+        closing = true;
+        // Every answer from now on tells its client that this connection ends with it; the server closes
+        // the connection once such an answer is written. An idle connection is left alone: its client may
+        // be sending on it right now, and it closes at the keep-alive timeout its last answer advertised
+        // (`Keep-Alive: timeout=…`), which clients honour with a margin.
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       });
       return closed;
     },
