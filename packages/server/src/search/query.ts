@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import type { ParsedCriterion } from './criteria.js';
+import { decodeCursor, encodeCursor, searchDigest, type CursorBinding, type SearchCursor } from './cursor.js';
 import type { ParsedSearch } from './request.js';
 
 type InvoiceExpressions = ExpressionBuilder<DatabaseSchema, 'invoices'>;
@@ -61,24 +62,37 @@ export interface SearchPage {
   pagination: Pagination;
 }
 
+/**
+ * Rows after the cursor in the page's order: the row comparison (sort value, id) > (cursor's) ascending,
+ * < descending. PostgreSQL reads it as a range of the (account_id, <sort>, id) index, so the page
+ * starts where the cursor points instead of walking every row before it.
+ */
+function afterCursor(eb: InvoiceExpressions, search: ParsedSearch, cursor: SearchCursor): Expression<SqlBool> {
+  const comparison = search.direction === 'asc' ? '>' : '<';
+  if (search.orderBy === 'id') return eb('id', comparison, cursor.id);
+  return eb(eb.refTuple(search.orderBy, 'id'), comparison, eb.tuple(cursor.sortValue, cursor.id));
+}
+
 /** One page of the account's invoices matching every criterion (AND), with the exact total. */
 export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
+  const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
+  const cursor = search.cursor === undefined ? undefined : decodeCursor(search.cursor, binding);
   const matching = database.db
     .selectFrom('invoices')
     .where('account_id', '=', accountId)
     .where((eb) => eb.and(search.criteria.map((criterion) => criterionExpression(eb, criterion))));
   // Deferred join: the page's ids first, then their rows. Skipping `offset` rows costs only index
   // entries when just the id is asked for (an index-only walk of (account_id, <sort>, id), migration
-  // 0001), where selecting whole rows fetches every skipped row from the heap: at offset 900,000 that
-  // is the difference between 52 ms and 186 ms (packages/bench/RESULTS.md). One statement, so it
+  // 0001), where selecting whole rows fetches every skipped row from the heap. One statement, so it
   // stays one round trip and the bench's SQL capture (packages/bench/src/service-sql.ts) sees it.
-  const pageIds = matching
+  const pageIds = (cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, search, cursor)))
     .select('id')
     .orderBy(search.orderBy, search.direction)
     // id breaks ties in the same direction, so pages never overlap or skip rows.
     .orderBy('id', search.direction)
-    .limit(search.limit)
-    .offset(search.offset);
+    // By cursor, one row more than the page says whether another follows it.
+    .limit(cursor === undefined ? search.limit : search.limit + 1)
+    .offset(cursor === undefined ? search.offset : 0);
   const pageQuery = database.db
     .selectFrom(pageIds.as('page'))
     .innerJoin('invoices', 'invoices.id', 'page.id')
@@ -88,12 +102,18 @@ export async function searchInvoices(database: Database, accountId: number, sear
     // A join does not keep the subquery's order: sort the page's rows again by the same total order.
     .orderBy(`invoices.${search.orderBy}`, search.direction)
     .orderBy('invoices.id', search.direction);
+  // The total stays exact on every page, by cursor too: it counts the whole result, not what follows.
   const countQuery = matching.select((eb) => eb.fn.countAll<number>().as('total'));
   // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
   const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
   const total = counted.total;
-  return {
-    data: rows.map(toInvoice),
-    pagination: { total, limit: search.limit, offset: search.offset, has_more: search.offset + rows.length < total },
-  };
+  const offset = cursor === undefined ? search.offset : cursor.position;
+  const hasMore = cursor === undefined ? search.offset + rows.length < total : rows.length > search.limit;
+  const data = (rows.length > search.limit ? rows.slice(0, search.limit) : rows).map(toInvoice);
+  const last = data.at(-1);
+  const pagination: Pagination = { total, limit: search.limit, offset, has_more: hasMore };
+  if (hasMore && last !== undefined) {
+    pagination.next_cursor = encodeCursor({ sortValue: last[search.orderBy], id: last.id, position: offset + data.length }, searchDigest(binding));
+  }
+  return { data, pagination };
 }

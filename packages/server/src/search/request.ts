@@ -14,6 +14,8 @@ export interface ParsedSearch {
   orderBy: SortField;
   direction: 'asc' | 'desc';
   criteria: ParsedCriterion[];
+  /** The `cursor` as sent; decoded against the account and the search by the query (cursor.ts). */
+  cursor: string | undefined;
 }
 
 export interface SearchProblem {
@@ -64,6 +66,12 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
       return (searchRules.sortFields as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.sortFields.join(', ')}`;
     case 'order_direction':
       return (searchRules.directions as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.directions.join(', ')}`;
+    case 'cursor': {
+      const { minLength, maxLength } = searchRules.cursor;
+      // Counted in code points, as JSON Schema's minLength/maxLength count.
+      const length = typeof value === 'string' ? [...value].length : -1;
+      return length >= minLength && length <= maxLength ? undefined : `must be a string of ${minLength} to ${maxLength} characters: a pagination.next_cursor`;
+    }
     case 'criteria':
       if (!Array.isArray(value)) return 'must be an array of criteria';
       return value.length > searchRules.maxCriteria ? `must hold at most ${searchRules.maxCriteria} criteria` : undefined;
@@ -76,7 +84,8 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
 function locateProblems(body: Record<string, unknown>): LocatedProblem[] {
   const problems: LocatedProblem[] = [];
   Object.entries(body).forEach(([key, value], position) => {
-    const issue = topLevelProblem(key, value);
+    // offset 0 is the default (the validator fills it in), so only a skip cannot go with a cursor.
+    const issue = topLevelProblem(key, value) ?? (key === 'cursor' && (body.offset ?? 0) !== 0 ? 'cannot be combined with an offset other than 0' : undefined);
     if (issue !== undefined) {
       problems.push({ field: key, issue, position: [position] });
       return;
@@ -169,5 +178,6 @@ export function parseSearchRequest(body: unknown): ParsedSearch {
     orderBy: (request.order_by as SortField | undefined) ?? defaults.order_by,
     direction: (request.order_direction as 'asc' | 'desc' | undefined) ?? defaults.order_direction,
     criteria,
+    cursor: request.cursor as string | undefined,
   };
 }
