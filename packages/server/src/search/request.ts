@@ -80,8 +80,12 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
   }
 }
 
-/** Every problem of a search body (at most one per top-level property and per criterion), in body order. */
-function locateProblems(body: Record<string, unknown>): LocatedProblem[] {
+/**
+ * Every problem of a search body (at most one per top-level property and per criterion), in body
+ * order. Criteria that check out are appended to `parsed` on the way, so the body's lists (up to 20 x
+ * 1,000 values) are walked once.
+ */
+function locateProblems(body: Record<string, unknown>, parsed: ParsedCriterion[] = []): LocatedProblem[] {
   const problems: LocatedProblem[] = [];
   Object.entries(body).forEach(([key, value], position) => {
     // offset 0 is the default (the validator fills it in), so only a skip cannot go with a cursor.
@@ -93,7 +97,8 @@ function locateProblems(body: Record<string, unknown>): LocatedProblem[] {
     if (key !== 'criteria' || !Array.isArray(value)) return;
     value.forEach((criterion: unknown, index) => {
       const checked = checkCriterion(criterion);
-      if ('problem' in checked) {
+      if ('criterion' in checked) parsed.push(checked.criterion);
+      else {
         problems.push({
           field: criterionFieldName(criterion, index),
           issue: checked.problem.issue,
@@ -161,16 +166,11 @@ export function parseSearchRequest(body: unknown): ParsedSearch {
     throw ApiError.invalid('body', 'must be a JSON object', 'The search request body must be a JSON object.');
   }
   const request: Record<string, unknown> = body ?? {};
-  const [problem] = locateProblems(request);
+  const criteria: ParsedCriterion[] = [];
+  const [problem] = locateProblems(request, criteria);
   if (problem !== undefined) {
     throw ApiError.invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
   }
-  const criteria = ((request.criteria ?? []) as unknown[]).map((criterion) => {
-    const checked = checkCriterion(criterion);
-    // locateProblems found none, so every criterion parses; the guard keeps the types honest.
-    if (!('criterion' in checked)) throw ApiError.invalid('criteria', checked.problem.issue);
-    return checked.criterion;
-  });
   const { defaults } = searchRules;
   return {
     limit: (request.limit as number | undefined) ?? defaults.limit,
