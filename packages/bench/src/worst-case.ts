@@ -127,3 +127,19 @@ export function describeSamples(samples: Samples): string {
   const range = `${Math.min(...latencies).toFixed(1)}-${Math.max(...latencies).toFixed(1)}`;
   return `${median(latencies).toFixed(1)} ms (${range})${samples.errors > 0 ? `, ${samples.errors} failed` : ''}`;
 }
+
+/** The worst-case target: every request under this, on both engines. */
+export const worstCaseTargetMs = 100;
+
+/** One printed line per worst-case search on the service at `url`: median, range, and the verdict. */
+export async function worstCaseLines(engine: string, url: string, token: string, requests: number): Promise<string[]> {
+  const lines: string[] = [];
+  for (const scenario of worstCaseScenarios()) {
+    const samples = (await interleavedSamples([{ name: engine, url }], token, scenario.body, 1, requests)).get(engine)!;
+    const met = samples.errors === 0 && Math.max(...samples.latencies) < worstCaseTargetMs;
+    lines.push(
+      `worst-case search on ${engine}, ${scenario.name} (${bodyKilobytes(scenario.body).toFixed(0)} KB), ${requests} requests one at a time: ${describeSamples(samples)}; target < ${worstCaseTargetMs} ms for every request: ${met ? 'met' : 'missed'}`,
+    );
+  }
+  return lines;
+}
