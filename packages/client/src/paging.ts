@@ -7,7 +7,8 @@
 //   and, where the answer says neither, at the first page shorter than the limit.
 // No request is sent after the last page where the answer says which page is last. Each page is one
 // call of the operation's function, so the client's retries (429 and 503 with Retry-After) apply, and
-// the signal aborts the walk between pages and the request in flight.
+// the signal aborts the walk between pages and the request in flight. A next_cursor equal to the
+// cursor just sent (a static mock's answer) throws instead of looping.
 import { pagingTable } from '../generated/paging.js';
 import { ApiCallError, type ApiResult } from './result.js';
 import type { CallOptions } from './transport.js';
@@ -107,8 +108,15 @@ export async function* pages<K extends PagedOperationId>(
     const items = at(result.data, [entry.items]);
     const returned = Array.isArray(items) ? items.length : 0;
     yield result.data;
+    const sent = next;
     next = nextRequest(entry, first, result.data, position, returned);
     position += returned;
+    // A static mock answers the same page, and the same next_cursor, for every cursor: stop rather than loop.
+    if (entry.cursor !== null && next !== undefined && next[entry.cursor.request] !== undefined && next[entry.cursor.request] === sent[entry.cursor.request]) {
+      throw new Error(
+        `${operationId}: the page asked for with a cursor answered that same cursor as its next_cursor, so paging cannot advance (a static mock such as Prism answers every page alike)`,
+      );
+    }
   }
 }
 

@@ -89,6 +89,18 @@ describe('items and pages of searchInvoices (cursor)', () => {
     expect(bodies(fake)).toEqual([{ limit: 2 }, { limit: 2, offset: 2 }]);
   });
 
+  it('throws instead of looping when a page names the cursor it was asked with (a static mock)', async () => {
+    const fake = scriptedFetch(searchPage([1, 2], 0, 5, 'same'), searchPage([1, 2], 0, 5, 'same'));
+    const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch });
+    const walk = async () => {
+      for await (const _ of pages(api, 'searchInvoices', { limit: 2 })) {
+        // each page is the mock's one example
+      }
+    };
+    await expect(walk()).rejects.toThrow(/cannot advance/);
+    expect(fake.seen).toHaveLength(2);
+  });
+
   it('asks once for an empty result', async () => {
     const fake = scriptedFetch(searchPage([], 0, 0, null));
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch });

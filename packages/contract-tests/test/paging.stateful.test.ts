@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient, expectOk, items, pages } from '@invoice-api/client';
 import type { Invoice } from '@invoice-api/contract';
+import { deliveryPages, paidTotal } from '../../client/examples/paging.js';
 import { targetFetch, tokenFor } from '../src/clients.js';
 import { companyClients, statefulTargets } from '../src/stateful.js';
 import type { Target } from '../src/targets.js';
@@ -58,5 +59,20 @@ describe.each(statefulTargets())('$name: paging with the client', (target) => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.slice(0, all.length)).toEqual(all.map((delivery) => delivery.id));
+  });
+
+  it("the client README's paging example adds up what one big page holds", async () => {
+    const { api } = await countingClient(target);
+    const [, client] = await companyClients(target);
+    const criteria = [
+      { field: 'client_id' as const, operator: '=' as const, value: client?.id ?? 0 },
+      { field: 'status' as const, operator: '=' as const, value: 'paid' as const },
+    ];
+    const everything = await expectOk(api.searchInvoices({ criteria, limit: 1000 }));
+    expect(everything.pagination.has_more).toBe(false);
+    const expected = everything.data.reduce((sum, invoice) => sum + invoice.amount, 0);
+    expect(await paidTotal(api, client?.id ?? 0)).toBeCloseTo(expected, 6);
+    const sizes = await deliveryPages(api);
+    expect(sizes.slice(0, -1).every((size) => size === 100)).toBe(true);
   });
 });
