@@ -16,7 +16,9 @@ import { medianLatency } from './raw-sql.js';
 import { benchPglite } from './pglite-bench.js';
 import { benchAccountId, searchScenarios } from './scenarios.js';
 import { benchSearches, searchOnce } from './search-bench.js';
+import { cursorDeepPage } from './cursor-deep-page.js';
 import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
+import { worstCaseLines } from './worst-case.js';
 import { serviceSearchStatements } from './service-sql.js';
 import { openDatabase, mintDevToken } from './server-modules.js';
 import { startService } from './service.js';
@@ -130,6 +132,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       ),
     };
 
+    latencies.push(await cursorDeepPage(service.url, token, profile.deepOffset, single, deepPagePlans.naive));
+    // The smoke run only proves that the worst-case searches run and print; its timings mean nothing.
+    const worstCaseRequests = profile.name === 'smoke' ? 1 : 10;
+    notes.push(...(await worstCaseLines('PostgreSQL', service.url, token, worstCaseRequests)));
+
     log('writes: issue and create');
     const draftsNeeded = 'seconds' in profile.measure ? profile.measure.seconds * 2_000 + 1_000 : profile.measure.requests + profile.connections;
     const drafts = await createDrafts(url, draftsNeeded);
@@ -172,7 +179,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     );
 
     log(`PGlite: ${profile.pglite.invoices.toLocaleString('en-US')} invoices`);
-    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log);
+    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log, async (pgliteUrl) => {
+      notes.push(...(await worstCaseLines('PGlite', pgliteUrl, token, worstCaseRequests)));
+    });
 
     const results: RunResults = {
       profile,

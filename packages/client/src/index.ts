@@ -4,6 +4,8 @@ export type { ApiClient, ApiClientOptions, CallOptions, IdempotencyKeyOption, If
 export { deprecationNotifier } from './deprecation.js';
 export type { DeprecationWarning, OnDeprecation } from './deprecation.js';
 export { NetworkError } from './network.js';
+export { items, pages } from './paging.js';
+export type { Page, PageItem, PageRequest, PagedOperationId, PagingClient, PagingOptions } from './paging.js';
 export type { FailedCall } from './network.js';
 export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';
 export type { ApiFailure, ApiResult, ApiSuccess } from './result.js';

@@ -9,6 +9,11 @@ describe('README', () => {
     expect(block?.trim()).toBe(read('../examples/quick-start.ts').trim());
   });
 
+  it('shows examples/paging.ts verbatim too', () => {
+    const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
+    expect(blocks).toContain(read('../examples/paging.ts').trim());
+  });
+
   it('shows examples/safe-writes.ts verbatim too', () => {
     const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
     expect(blocks).toContain(read('../examples/safe-writes.ts').trim());
