@@ -3,9 +3,9 @@
 import { expectTypeOf } from 'vitest';
 import type { OperationId } from '@invoice-api/contract';
 import {
-  NetworkError,
+  type NetworkError,
   RequestTimeoutError,
-  ResponseValidationError,
+  type ResponseValidationError,
   createApiClient,
   type OnUnauthorized,
   type ResponseIssue,
