@@ -63,6 +63,30 @@ export class RequestTimeoutError extends NetworkError {
   }
 }
 
+/**
+ * Settles with `work`, or rejects with the signal's reason once it aborts, even if `work` never
+ * settles: a `getToken` or an injected fetch that ignores the signal cannot hang a call past its
+ * timeout. The rejection waits one macrotask, so that a fetch that does honour the signal reports
+ * the abort itself first (with the request's method and URL).
+ */
+export function settleByAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => setTimeout(() => reject(signal.reason), 0);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Waits `ms` with the policy's sleep, but rejects with the caller's reason as soon as the caller aborts. */
 export function sleepUnlessAborted(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return sleep(ms);

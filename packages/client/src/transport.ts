@@ -11,7 +11,7 @@ import { NetworkError } from './network.js';
 import { UnexpectedResponseError, type ApiResult } from './result.js';
 import { ResponseValidationError, type ResponseCheck } from './response-validation.js';
 import { isSafeOperation, retryableStatuses, retryDelay, type RetryPolicy } from './retry.js';
-import { RequestTimeoutError, attemptSignal, sleepUnlessAborted } from './timeout.js';
+import { RequestTimeoutError, attemptSignal, settleByAbort, sleepUnlessAborted } from './timeout.js';
 import type { ErrorData, SuccessData, SuccessEtag } from './types.js';
 import type { TokenRefresher } from './unauthorized.js';
 
@@ -156,7 +156,7 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources, runtim
       const attempt = attemptSignal(callerSignal, timeoutMs);
       const generation = runtime.refresher?.currentGeneration ?? 0;
       try {
-        answer = await send({ headers, signal: attempt.signal });
+        answer = await settleByAbort(send({ headers, signal: attempt.signal }), attempt.signal);
       } catch (error) {
         attempt.dispose();
         // openapi-fetch parses a success body as JSON; anything else is not an answer the spec allows.

@@ -99,6 +99,14 @@ describe('timeouts', () => {
     expect(defaultTimeoutMs).toBe(30_000);
   });
 
+  it('times out even when the fetch or getToken ignores the signal', async () => {
+    const deaf = async () => new Promise<Response>(() => {});
+    const api = createApiClient({ baseUrl, token: 't', fetch: deaf, timeout: 20, retry: false });
+    await expect(api.getInvoice(5)).rejects.toThrow(/^getInvoice: timed out after 20 ms \(no answer from GET \/api\/v1\/invoices\/\{invoice_id\}; 1 attempt\)/);
+    const stuckToken = createApiClient({ baseUrl, getToken: () => new Promise<string>(() => {}), fetch: scriptedFetch().fetch, timeout: 20, retry: false });
+    await expect(stuckToken.listUsers()).rejects.toBeInstanceOf(RequestTimeoutError);
+  });
+
   it("passes the caller's abort through as is: not a timeout, not retried", async () => {
     const fake = scriptedFetch(hang, { status: 200, body: users });
     const api = createApiClient({ baseUrl, token: 't', fetch: fake.fetch, timeout: 10_000, retry: noWait });
