@@ -167,7 +167,6 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources, runtim
         const delay = tries < maxAttempts ? retryDelay(policy, tries, null) : undefined;
         if (delay === undefined) {
           const failed = { operationId, requestId, idempotencyKey, attempts };
-          // A timeout while the body was read has no request line: the operation's stands in for it.
           const { method, url } = error instanceof NetworkError ? error : requestLine(operationId);
           if (attempt.timedOut()) throw new RequestTimeoutError(method, url, timeoutMs ?? 0, failed);
           throw new NetworkError(method, url, error instanceof NetworkError ? error.cause : error, failed);
@@ -214,7 +213,10 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources, runtim
   };
 }
 
-/** The method and path template of an operation, for the message of a timeout (the URL is the request's). */
+/**
+ * The method and path template of an operation: what a timeout names when no request line is known
+ * (a `getToken` or a fetch that ignored the signal, or a body cut off while it was read).
+ */
 function requestLine(operationId: OperationId): { method: string; url: string } {
   const { method, path } = operationTable[operationId];
   return { method, url: path };

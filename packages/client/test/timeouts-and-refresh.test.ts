@@ -154,6 +154,13 @@ describe('onUnauthorized', () => {
     expect(fake.seen[0]?.headers.get('x-request-id')).toBe(fake.seen[1]?.headers.get('x-request-id'));
   });
 
+  it("replaces the caller's own Authorization header on the replay, whatever its spelling", async () => {
+    const fake = scriptedFetch(unauthorized, { status: 200, body: users });
+    const api = createApiClient({ baseUrl, fetch: fake.fetch, onUnauthorized: () => 'fresh' });
+    await api.listUsers({ headers: { authorization: 'Bearer mine' } });
+    expect(fake.seen.map((request) => request.headers.get('authorization'))).toEqual(['Bearer mine', 'Bearer fresh']);
+  });
+
   it('replays only once: a second 401 is returned as is', async () => {
     const fake = scriptedFetch(unauthorized, unauthorized);
     let asked = 0;
