@@ -29,6 +29,11 @@ function parseArguments(argv: readonly string[]): CliOptions {
   return options;
 }
 
+// The client's validateResponses cost stands alone (no database): `pnpm bench -- --client-validation`.
+if (process.argv.includes('--client-validation')) {
+  process.stdout.write(`${await (await import('./client-validation.js')).clientValidationReport()}\n`);
+  process.exit(0);
+}
 const options = parseArguments(process.argv.slice(2));
 const started = performance.now();
 const report = await runBenchmark({

@@ -1,14 +1,18 @@
 // createApiClient: one typed function per operationId, generated from the spec
 // (../generated/operations.ts, written by `pnpm generate`), over openapi-fetch and the hand-written
-// transport (./transport.ts: token, request id, idempotency key, If-Match, retries, result shape).
+// transport (./transport.ts: token, request id, idempotency key, If-Match, retries, timeouts, the 401
+// refresh, the optional check of answers, result shape).
 import createClient, { type Client } from 'openapi-fetch';
 import type { OperationId, paths } from '@invoice-api/contract';
 import { operationFunctions } from '../generated/operations.js';
 import type { ApiResult } from './result.js';
+import { responseCheck, type ResponseValidationError } from './response-validation.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { networkErrors } from './network.js';
+import { defaultTimeoutMs } from './timeout.js';
 import { authMiddleware, createInvoke, type TokenSource } from './transport.js';
 import { deprecationNotifier, type OnDeprecation } from './deprecation.js';
+import { TokenRefresher, type OnUnauthorized } from './unauthorized.js';
 
 export type { CallOptions, IdempotencyKeyOption, IfMatchOption } from './transport.js';
 
@@ -28,19 +32,41 @@ export type ApiClientOptions = TokenSource & {
    * deprecated, or the answer carries a `Deprecation` header. Default: one `console.warn` per operation.
    */
   onDeprecation?: OnDeprecation;
+  /**
+   * Milliseconds each attempt of a call may take (request sent, answer and body received) before it
+   * is abandoned as a network failure; `false` or 0: no limit. Default 30000. Per call: `{ timeout }`.
+   */
+  timeout?: number | false;
+  /**
+   * Asked for a fresh token when an answer is 401; the call is then replayed once with it (safe
+   * operations and keyed writes only). Calls refused together share one refresh.
+   */
+  onUnauthorized?: OnUnauthorized;
+  /**
+   * Check every answer against the spec with the validators `pnpm generate` compiled. `true`: a call
+   * whose answer does not match throws `ResponseValidationError`; a function: it receives that error
+   * and the call returns as usual. Default false (nothing is loaded).
+   */
+  validateResponses?: boolean | ((error: ResponseValidationError) => void);
 };
 
 export function createApiClient(options: ApiClientOptions) {
   if (options.token !== undefined && options.getToken !== undefined) throw new TypeError('createApiClient: give token or getToken, not both');
   const raw: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const auth = authMiddleware(options);
-  if (auth) raw.use(auth);
+  const refresher = options.onUnauthorized ? new TokenRefresher(options.onUnauthorized) : undefined;
+  raw.use(authMiddleware(options, () => refresher?.latestToken));
   raw.use(networkErrors);
   const uuid = () => globalThis.crypto.randomUUID();
+  const validate = options.validateResponses;
   const call = createInvoke(
     retryPolicy(options.retry),
     { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid },
-    deprecationNotifier(options.onDeprecation),
+    {
+      timeoutMs: options.timeout === undefined ? defaultTimeoutMs : options.timeout || undefined,
+      refresher,
+      deprecation: deprecationNotifier(options.onDeprecation),
+      validation: validate ? { check: responseCheck(), report: typeof validate === 'function' ? validate : undefined } : undefined,
+    },
   );
   return {
     /** The underlying openapi-fetch client (same auth middleware), for anything the operation functions do not cover. */

@@ -9,6 +9,10 @@ export type { Page, PageItem, PageRequest, PagedOperationId, PagingClient, Pagin
 export type { FailedCall } from './network.js';
 export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';
 export type { ApiFailure, ApiResult, ApiSuccess } from './result.js';
+export { ResponseValidationError } from './response-validation.js';
+export type { ResponseIssue } from './response-validation.js';
 export { isSafeOperation, parseRetryAfter, retryDelay, retryPolicy } from './retry.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
+export { RequestTimeoutError, defaultTimeoutMs } from './timeout.js';
+export type { OnUnauthorized, UnauthorizedCall } from './unauthorized.js';
 export type { ErrorData, ErrorStatus, PathParameter, QueryParams, RequestBody, SuccessData, SuccessEtag, SuccessStatus } from './types.js';

@@ -17,7 +17,7 @@ export interface FailedCall {
 }
 
 export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
+  override readonly name: string = 'NetworkError';
   constructor(
     readonly method: string,
     readonly url: string,
@@ -37,8 +37,20 @@ function describe(method: string, url: string, cause: unknown, call: FailedCall 
   return `${call.operationId}: no answer from ${method} ${url} after ${attempts} (${reason}); request id ${call.requestId}${resend}`;
 }
 
+/**
+ * The abort reason of an attempt that ran out of its time (./timeout.ts): what tells a timeout from
+ * the caller's own abort, which is passed through as is.
+ */
+export class AttemptTimeout extends Error {
+  override readonly name = 'AttemptTimeout';
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
 export const networkErrors: Middleware = {
   onError({ request, error }) {
+    if (request.signal.aborted && request.signal.reason instanceof AttemptTimeout) return new NetworkError(request.method, request.url, request.signal.reason);
     if (error instanceof TypeError && !request.signal.aborted) return new NetworkError(request.method, request.url, error);
     return undefined;
   },

@@ -176,6 +176,7 @@ describe('the packed client, installed with npm in a project outside the workspa
     const summary = lastJsonLine(output);
     expect(summary).toMatchObject(expectedSummary);
     expect(summary).toMatchObject({ total: expect.any(Number), users: expect.any(Number), statusOperators: expect.arrayContaining(['=', 'in']) });
+    expect((summary as { validatedUsers: number }).validatedUsers).toBe((summary as { users: number }).users);
   }, 120_000);
 
   it('bundles for the browser without any node: import, and the bundle runs against the mock', async () => {
@@ -203,5 +204,25 @@ describe('the packed client, installed with npm in a project outside the workspa
     const runBundle = `const { summary } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); console.log(JSON.stringify(await summary(${JSON.stringify(url)})));`;
     const output = await passingStep('run the browser bundle against the mock', process.execPath, ['--input-type=module', '-e', runBundle], project);
     expect(lastJsonLine(output)).toMatchObject(expectedSummary);
+  }, 120_000);
+
+  it('leaves the response validators out of the main chunk when the bundler splits code: a bundle that never enables them never loads them', async () => {
+    const project = join(scratch, 'consumer');
+    const validators = 'node_modules/@invoice-api/client/dist/client/generated/response-validators.js';
+    const result = await build({
+      absWorkingDir: project,
+      entryPoints: ['browser-main.ts'],
+      outdir: join(project, 'out-split'),
+      bundle: true,
+      splitting: true,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const chunks = Object.entries(result.metafile.outputs).filter(([path]) => path.endsWith('.js'));
+    const entry = chunks.find(([, output]) => output.entryPoint === 'browser-main.ts');
+    expect(Object.keys(entry?.[1].inputs ?? {})).not.toContain(validators);
+    expect(chunks.filter(([, output]) => Object.keys(output.inputs).includes(validators))).toHaveLength(1);
   }, 120_000);
 });

@@ -32,8 +32,10 @@ export function targetFetch(target: Target): (request: Request) => Promise<Respo
 
 export async function clientFor(target: Target, caller: Caller = {}): Promise<ApiClient> {
   const token = await tokenFor(target, caller);
-  // No retries: a 429 or 503 here is a finding, not something to wait out.
-  return createApiClient({ baseUrl: target.baseUrl, fetch: targetFetch(target), retry: false, ...(token ? { token } : {}) });
+  // No retries: a 429 or 503 here is a finding, not something to wait out. Every answer is also
+  // checked by the client's own generated validators (the strict spec): a scenario whose answer
+  // breaks the spec throws ResponseValidationError naming the operation, status and path.
+  return createApiClient({ baseUrl: target.baseUrl, fetch: targetFetch(target), retry: false, validateResponses: true, ...(token ? { token } : {}) });
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Summary {
   users: number;
   statusOperators: readonly string[];
   searchIsSafe: boolean;
+  /** Users listed by a client with validateResponses on: its generated validators load from the tarball. */
+  validatedUsers: number;
 }
 
 export async function summary(baseUrl: string): Promise<Summary> {
@@ -27,6 +29,8 @@ export async function summary(baseUrl: string): Promise<Summary> {
     { headers: { Prefer: 'code=409' } },
   );
   const { users } = await expectOk(api.listUsers());
+  const validating = createApiClient({ baseUrl, token: 'any-token-works-against-the-mock', retry: false, timeout: 10_000, validateResponses: true });
+  const validated = await expectOk(validating.listUsers());
   return {
     total: page.data.pagination.total,
     firstInvoiceNumber: first?.invoice_number,
@@ -35,6 +39,7 @@ export async function summary(baseUrl: string): Promise<Summary> {
     users: users.length,
     statusOperators: searchRules.fields.status.operators,
     searchIsSafe: isSafeOperation('searchInvoices'),
+    validatedUsers: validated.users.length,
   };
 }
 
