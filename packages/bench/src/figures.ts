@@ -8,6 +8,8 @@ export interface Figures {
   /** Completed requests (or statement pairs), and how many of them failed or got an unexpected status. */
   requests: number;
   errors: number;
+  /** CPU milliseconds the measured server process spent per completed request, when measured. */
+  cpuMsPerRequest?: number;
 }
 
 /** How long (or how much) each measurement runs: seconds of load, or a fixed number of requests. */
@@ -29,4 +31,17 @@ export function figuresFromLatencies(latencies: readonly number[], elapsedMs: nu
     requests: latencies.length,
     errors,
   };
+}
+
+/** A process whose CPU time can be read (a started server, see child-process.ts). */
+export interface CpuMeter {
+  cpuMs(): Promise<number>;
+}
+
+/** Runs one measurement and adds the CPU time `server` spent on it, per completed request. */
+export async function withCpu(server: CpuMeter, run: () => Promise<Figures>): Promise<Figures> {
+  const before = await server.cpuMs();
+  const figures = await run();
+  const after = await server.cpuMs();
+  return { ...figures, cpuMsPerRequest: figures.requests > 0 ? (after - before) / figures.requests : Number.NaN };
 }
