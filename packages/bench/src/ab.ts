@@ -1,5 +1,5 @@
 // A/B comparisons that can be trusted on a shared machine: interleaved rounds (A B, then B A, ...),
-// each side a fresh process warmed the same way (one full discarded measurement), reported as the
+// each side a fresh process warmed the same way (the same discarded requests), reported as the
 // median and the range of every round. Where the two ranges overlap the difference is within the
 // noise and is said so instead of a ratio; a target holds only when the whole range meets it.
 import type { RunningServer } from './child-process.js';
@@ -56,8 +56,10 @@ export interface AbOptions {
   a: AbSide;
   b: AbSide;
   rounds: number;
-  /** One measurement against a server's URL (the warm-up runs the very same one, discarded). */
+  /** One measurement against a server's URL. */
   measure(url: string): Promise<Figures>;
+  /** The warm-up every fresh process gets before its measurement, the same on both sides. */
+  warmUp(url: string): Promise<unknown>;
   log(line: string): void;
 }
 
@@ -73,7 +75,7 @@ export async function interleavedAb(options: AbOptions): Promise<AbResult> {
       options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
       const server = await side.start();
       try {
-        await options.measure(server.url);
+        await options.warmUp(server.url);
         figures.get(side)!.push(await withCpu(server, () => options.measure(server.url)));
       } finally {
         await server.stop();

@@ -125,7 +125,11 @@ export function renderProfileSummary(summary: ProfileSummary, requests: number):
   lines.push(`CPU profile: ${summary.file}`);
   lines.push(
     `Sampled ${(summary.totalMs / 1000).toFixed(1)} s of the main thread: idle ${((100 * summary.idleMs) / summary.totalMs).toFixed(0)} %, ` +
-      `busy ${(busyMs / 1000).toFixed(2)} s over ${requests} requests = ${(busyMs / Math.max(1, requests)).toFixed(3)} ms of main-thread CPU per request.`,
+      `busy ${(busyMs / 1000).toFixed(2)} s over ${requests} requests = ${(busyMs / Math.max(1, requests)).toFixed(3)} ms of main-thread time per request.`,
+  );
+  lines.push(
+    'V8 samples on the wall clock: time the thread spent descheduled inside a call (a loopback writev wakes its receiver, which may run first) ' +
+      'is charged to that call, so on a busy machine syscalls look bigger than their CPU cost. The /proc figure above is the CPU actually used.',
   );
   const table = (title: string, entries: readonly SelfTime[]): void => {
     lines.push('');

@@ -45,3 +45,28 @@ export async function withCpu(server: CpuMeter, run: () => Promise<Figures>): Pr
   const after = await server.cpuMs();
   return { ...figures, cpuMsPerRequest: figures.requests > 0 ? (after - before) / figures.requests : Number.NaN };
 }
+
+/** A measure cut in two halves (at least one second, or one request, each). */
+export function halfOf(measure: Measure): Measure {
+  return 'seconds' in measure ? { seconds: Math.max(1, measure.seconds / 2) } : { requests: Math.max(1, Math.ceil(measure.requests / 2)) };
+}
+
+/**
+ * Figures of several runs taken as one: requests and errors add up, req/s over the summed run time,
+ * CPU per request weighted by requests, p50 the requests-weighted mean of the runs' p50s and p99 the
+ * highest p99 (percentiles of separate runs cannot be merged exactly).
+ */
+export function combineFigures(runs: readonly Figures[]): Figures {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + (run.requestsPerSecond > 0 ? run.requests / run.requestsPerSecond : 0), 0);
+  const weighted = (value: (run: Figures) => number): number => runs.reduce((sum, run) => sum + value(run) * run.requests, 0) / Math.max(1, requests);
+  const combined: Figures = {
+    requestsPerSecond: seconds > 0 ? requests / seconds : Number.NaN,
+    p50: weighted((run) => run.p50),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    requests,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+  if (runs.every((run) => run.cpuMsPerRequest !== undefined)) combined.cpuMsPerRequest = weighted((run) => run.cpuMsPerRequest ?? Number.NaN);
+  return combined;
+}

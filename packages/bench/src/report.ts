@@ -223,7 +223,7 @@ export function renderReport(results: RunResults): string {
     out.push(`## Validation on vs off (${v.scenario}; off: ${v.switched})`);
     out.push('');
     out.push(
-      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...), each a fresh service process warmed by one full discarded measurement; median and range over the rounds.`,
+      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...), each a fresh service process warmed by the same discarded requests; median and range over the rounds.`,
     );
     out.push('');
     out.push(renderAb(v.ab));

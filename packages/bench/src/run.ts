@@ -186,6 +186,8 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         b: { name: 'validation off', start: serviceWith({ REQUEST_VALIDATION: 'off', RESPONSE_VALIDATION: 'off' }) },
         rounds: profile.abRounds,
         measure: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, profile.measure),
+        // JIT, pool and plans warmed alike on both sides, by the same fixed number of requests.
+        warmUp: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, { requests: profile.connections * 20 }),
         log,
       }),
     };

@@ -2,7 +2,7 @@
 // (the database's limit), and through the bare node:http handler (Node's limit). The service and the
 // bare handler are measured with their CPU time per request as well as req/s and latency.
 import type { RunningServer } from './child-process.js';
-import { withCpu, type Figures, type Measure } from './figures.js';
+import { combineFigures, halfOf, withCpu, type Figures, type Measure } from './figures.js';
 import { runHttpLoad } from './http-load.js';
 import { runRawSql } from './raw-sql.js';
 import { benchAccountId, type SearchScenario } from './scenarios.js';
@@ -60,11 +60,17 @@ export async function benchSearches(scenarios: readonly SearchScenario[], option
     options.log(`  ${scenario.getPath === undefined ? 'search' : 'read'}: ${scenario.name}`);
     const statements = await scenarioStatements(scenario);
     await scenarioOnce(options.service.url, options.token, scenario, options.connections, warmUp);
-    const service = await withCpu(options.service, () => scenarioOnce(options.service.url, options.token, scenario, options.connections, options.measure));
-    const rawSql = await runRawSql(statements, { url: options.databaseUrl, connections: options.connections, measure: options.measure });
     await scenarioOnce(options.bare.url, options.token, scenario, options.connections, warmUp);
-    const bareNode = await withCpu(options.bare, () => scenarioOnce(options.bare.url, options.token, scenario, options.connections, options.measure));
-    rows.push({ scenario, service, rawSql, bareNode });
+    // Service and bare handler in two halves each, service-bare-bare-service: the machine's other load
+    // drifts over seconds, and this way both sides meet the same drift (their CPU ratio is the target).
+    const half = halfOf(options.measure);
+    const measure = (server: RunningServer) => withCpu(server, () => scenarioOnce(server.url, options.token, scenario, options.connections, half));
+    const service1 = await measure(options.service);
+    const bare1 = await measure(options.bare);
+    const bare2 = await measure(options.bare);
+    const service2 = await measure(options.service);
+    const rawSql = await runRawSql(statements, { url: options.databaseUrl, connections: options.connections, measure: options.measure });
+    rows.push({ scenario, service: combineFigures([service1, service2]), rawSql, bareNode: combineFigures([bare1, bare2]) });
   }
   return rows;
 }
