@@ -1,13 +1,13 @@
-// A/B comparisons that can be trusted on a shared machine: interleaved rounds (A B, then B A, ...),
-// each side a fresh process warmed the same way (the same discarded requests), reported as the
-// median and the range of every round. Where the two ranges overlap the difference is within the
+// A/B comparisons that can be trusted on a shared machine: one process per side, both started and
+// warmed the same way (the same discarded requests) before any measurement, then interleaved rounds
+// (A B, then B A, ...) on those two processes, reported as the median and the range of the rounds. Where the two ranges overlap the difference is within the
 // noise and is said so instead of a ratio; a target holds only when the whole range meets it.
 import type { RunningServer } from './child-process.js';
 import { withCpu, type Figures } from './figures.js';
 
 export interface AbSide {
   name: string;
-  /** Starts this side's server (a fresh process every round). */
+  /** Starts this side's server (once; the rounds measure that process). */
   start(): Promise<RunningServer>;
 }
 
@@ -64,23 +64,29 @@ export interface AbOptions {
 }
 
 export async function interleavedAb(options: AbOptions): Promise<AbResult> {
+  const servers = new Map<AbSide, RunningServer>();
   const figures = new Map<AbSide, Figures[]>([
     [options.a, []],
     [options.b, []],
   ]);
-  for (let round = 0; round < options.rounds; round += 1) {
-    // ABBA: whatever drifts during a run (the machine's other load, caches) falls on both sides alike.
-    const order = round % 2 === 0 ? [options.a, options.b] : [options.b, options.a];
-    for (const side of order) {
-      options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
+  try {
+    for (const side of [options.a, options.b]) {
+      options.log(`  starting and warming: ${side.name}`);
       const server = await side.start();
-      try {
-        await options.warmUp(server.url);
+      servers.set(side, server);
+      await options.warmUp(server.url);
+    }
+    for (let round = 0; round < options.rounds; round += 1) {
+      // ABBA: whatever drifts during a run (the machine's other load, caches) falls on both sides alike.
+      const order = round % 2 === 0 ? [options.a, options.b] : [options.b, options.a];
+      for (const side of order) {
+        options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
+        const server = servers.get(side)!;
         figures.get(side)!.push(await withCpu(server, () => options.measure(server.url)));
-      } finally {
-        await server.stop();
       }
     }
+  } finally {
+    await Promise.all([...servers.values()].map((server) => server.stop()));
   }
   return { a: summarise(options.a.name, figures.get(options.a)!), b: summarise(options.b.name, figures.get(options.b)!) };
 }

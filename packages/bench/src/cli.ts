@@ -2,8 +2,10 @@
 // runs, under four minutes), `--smoke` (a few thousand rows, what the test suite runs).
 // `--output FILE` also writes the report to FILE. BENCH_POSTGRES_URL names the PostgreSQL server.
 // `--profile [SCENARIO]` profiles the service under one scenario instead (profile-run.ts; default
-// 'client_id =', on the quick data set unless --full; `--seconds N`, default 15).
+// 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`
+// runs this checkout's service against DIR's in interleaved rounds (compare-run.ts).
 import { writeFile } from 'node:fs/promises';
+import { runCompare } from './compare-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
 import { profiles, type ProfileName } from './profiles.js';
 import { runBenchmark } from './run.js';
@@ -16,10 +18,20 @@ interface CliOptions {
   /** Set: profile this scenario instead of running the benchmark. */
   cpuProfile: string | undefined;
   seconds: number;
+  /** Set: compare this checkout's service with the one in this directory instead. */
+  compare: string | undefined;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { profile: undefined, output: undefined, dropDatabaseAfter: false, databaseName: undefined, cpuProfile: undefined, seconds: 15 };
+  const options: CliOptions = {
+    profile: undefined,
+    output: undefined,
+    dropDatabaseAfter: false,
+    databaseName: undefined,
+    cpuProfile: undefined,
+    seconds: 15,
+    compare: undefined,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--')
@@ -31,11 +43,14 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--output') options.output = argv[++index];
     else if (argument === '--database') options.databaseName = argv[++index];
     else if (argument === '--seconds') options.seconds = Number(argv[++index]);
+    else if (argument === '--compare') options.compare = argv[++index];
     else if (argument === '--profile') {
       const next = argv[index + 1];
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
-      throw new Error(`Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N`);
+      throw new Error(
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR`,
+      );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
   return options;
@@ -48,7 +63,16 @@ const log = (line: string): void => {
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
 };
 let report: string;
-if (options.cpuProfile !== undefined) {
+if (options.compare !== undefined) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runCompare({
+    profile,
+    postgresServerUrl,
+    databaseName: options.databaseName ?? `bench_${profile.name}`,
+    baselineDirectory: options.compare,
+    log,
+  });
+} else if (options.cpuProfile !== undefined) {
   const profile = profiles[options.profile ?? 'quick'];
   report = await runProfile({
     profile,

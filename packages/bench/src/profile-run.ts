@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { benchInvoiceId } from './bench-invoice.js';
 import { monotonicMicroseconds, mainThreadProfile, renderProfileSummary, summariseProfile } from './cpu-profile.js';
 import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
@@ -35,17 +35,6 @@ const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 export const defaultProfileDirectory = join(repositoryRoot, '.data', 'bench-profiles');
 
-async function newestInvoiceId(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string | null }>('select max(id) as id from invoices where account_id = $1', [benchAccountId]);
-    return Number(rows[0]?.id);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function runProfile(options: ProfileRunOptions): Promise<string> {
   const { profile, log } = options;
   const url = databaseUrl(options.postgresServerUrl, options.databaseName);
@@ -62,7 +51,7 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
   try {
     const devKeyFile = join(keyDirectory, 'dev-key.json');
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
-    const scenarios = [...searchScenarios(profile), getInvoiceScenario(await newestInvoiceId(url))];
+    const scenarios = [...searchScenarios(profile), getInvoiceScenario(await benchInvoiceId(url))];
     const load = await loadFor(options.scenario, scenarios, url, token, profile.connections);
     const service = await startService({ databaseUrl: url, devKeyFile, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDirectory] });
     let figures: Figures;

@@ -81,8 +81,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(3_000),
     connections: 10,
-    // The smoke run proves the A/B runs and prints; its figures mean nothing, so one round each.
-    abRounds: 1,
+    abRounds: 3,
   },
 };
 

@@ -1,6 +1,5 @@
 // One benchmark run from start to report: data set, processes, every measurement, cleanup.
 import { execFileSync } from 'node:child_process';
-import pg from 'pg';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { startServer, type RunningServer } from './child-process.js';
 import { createDatabaseIfMissing, databaseUrl, dropDatabase } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
 import { interleavedAb } from './ab.js';
+import { benchInvoiceId } from './bench-invoice.js';
 import { withCpu, type Figures, type Measure } from './figures.js';
 import { machineFacts } from './machine.js';
 import type { Profile } from './profiles.js';
@@ -52,20 +52,6 @@ function timeGenerate(): number {
     return (performance.now() - started) / 1000;
   } finally {
     rmSync(outDir, { recursive: true, force: true });
-  }
-}
-
-/** The newest invoice of the bench account: what the getInvoice scenario reads. */
-async function benchInvoiceId(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string | null }>('select max(id) as id from invoices where account_id = $1', [benchAccountId]);
-    const id = Number(rows[0]?.id);
-    if (!Number.isSafeInteger(id)) throw new Error('The bench account has no invoice');
-    return id;
-  } finally {
-    await client.end();
   }
 }
 
@@ -165,19 +151,8 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
 
     const validationScenario = scenarios.find((candidate) => candidate.name === 'client_id =') ?? scenarios[0]!;
     log(`validation on vs off, ${profile.abRounds} interleaved rounds (search '${validationScenario.name}')`);
-    /** A side of the A/B: a fresh service with `env`, tracked so that a failure still stops it. */
-    const serviceWith = (env: Record<string, string>) => async () => {
-      const started = await startService({ databaseUrl: url, devKeyFile, env });
-      running.push(started);
-      const stop = started.stop;
-      return {
-        ...started,
-        stop: async () => {
-          running.splice(running.indexOf(started), 1);
-          return stop();
-        },
-      };
-    };
+    // interleavedAb stops both sides' processes, also when a round fails.
+    const serviceWith = (env: Record<string, string>) => () => startService({ databaseUrl: url, devKeyFile, env });
     const validation: ValidationFigures = {
       scenario: `search '${validationScenario.name}'`,
       switched: 'request and response validation (REQUEST_VALIDATION=off, RESPONSE_VALIDATION=off)',

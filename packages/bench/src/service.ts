@@ -20,11 +20,13 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Node options, e.g. `--cpu-prof` (profile-run.ts). */
   nodeArgs?: readonly string[];
+  /** Another checkout's main.ts (compare-run.ts); default this tree's. */
+  entry?: string;
 }
 
 export function startService(options: ServiceOptions): Promise<RunningServer> {
   return startServer({
-    entry: serviceEntry,
+    entry: options.entry ?? serviceEntry,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     env: {
       HOST: '127.0.0.1',
