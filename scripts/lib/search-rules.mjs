@@ -134,6 +134,26 @@ function valueTypes(schemas) {
   };
 }
 
+/**
+ * How a cursor carries each sort field's value: the JSON type (and date format) of that property in
+ * the search result's item schema, so a cursor's value can be checked before it reaches the database.
+ */
+function sortValueTypes(schemas, sortFields) {
+  const result = named(schemas, 'InvoiceSearchResult');
+  const item = resolve(schemas, result.properties?.data?.items);
+  const types = {};
+  for (const field of sortFields) {
+    const property = resolve(schemas, item?.properties?.[field]);
+    if (property === undefined) throw new SearchRulesError(`sort field ${field} is not a property of the search result's items`);
+    const type = property.type === 'string' && (property.format === 'date' || property.format === 'date-time') ? property.format : property.type;
+    if (!['integer', 'number', 'string', 'date', 'date-time'].includes(type)) {
+      throw new SearchRulesError(`sort field ${field} has type ${JSON.stringify(property.type)}, which a cursor cannot carry`);
+    }
+    types[field] = type;
+  }
+  return types;
+}
+
 /** @param {{components: {schemas: Record<string, any>}}} spec the bundled spec */
 export function searchRules(spec) {
   const { schemas } = spec.components;
@@ -168,11 +188,13 @@ export function searchRules(spec) {
     valueTypes: valueTypes(schemas),
     operators,
     sortFields: sortField.enum,
+    sortValueTypes: sortValueTypes(schemas, sortField.enum),
     directions: properties.order_direction.enum,
     properties: Object.keys(properties),
     limit: bounds(properties.limit, ['minimum', 'maximum'], 'InvoiceSearchRequest.limit'),
     offset: bounds(properties.offset, ['minimum', 'maximum'], 'InvoiceSearchRequest.offset'),
     maxCriteria: properties.criteria.maxItems,
+    cursor: bounds(properties.cursor, ['minLength', 'maxLength'], 'InvoiceSearchRequest.cursor'),
     defaults: {
       limit: properties.limit.default,
       offset: properties.offset.default,
@@ -188,7 +210,8 @@ export function searchRulesModule(spec, header) {
 /**
  * The search rules, derived from the spec's JSON Schema (SearchCriterion, InvoiceSearchRequest):
  * fields with their value type and operators, the bounds of like/in/between, each value type's
- * facts, sortable fields, directions, limit/offset bounds and defaults.
+ * facts, sortable fields (and how a cursor carries their values), directions, limit/offset/cursor
+ * bounds and defaults.
  */
 export const searchRules = ${JSON.stringify(searchRules(spec), null, 2)} as const;
 `;

@@ -22,7 +22,15 @@ export interface PgliteRow {
   rawSql: Figures;
 }
 
-export async function benchPglite(profile: Profile, dataDir: string, devKeyFile: string, token: string, log: (line: string) => void): Promise<PgliteRow[]> {
+export async function benchPglite(
+  profile: Profile,
+  dataDir: string,
+  devKeyFile: string,
+  token: string,
+  log: (line: string) => void,
+  /** More measurements on the PGlite service (the worst-case searches), before it stops. */
+  alsoMeasure?: (serviceUrl: string) => Promise<void>,
+): Promise<PgliteRow[]> {
   const deepOffset = Math.floor((profile.pglite.invoices * 0.9) / 1_000) * 1_000 || 100;
   const all = searchScenarios(profile, deepOffset);
   const scenarios = profile.pgliteAllScenarios ? all : all.filter((scenario) => !scenario.name.startsWith('order_by'));
@@ -54,6 +62,7 @@ export async function benchPglite(profile: Profile, dataDir: string, devKeyFile:
       const figures = await searchOnce(service.url, token, scenario.body, profile.connections, profile.pgliteMeasure);
       rows.push({ scenario, service: figures, rawSql: rawFigures[index]! });
     }
+    await alsoMeasure?.(service.url);
     return rows;
   } finally {
     await service?.stop();

@@ -18,8 +18,10 @@ import { medianLatency } from './raw-sql.js';
 import { benchPglite } from './pglite-bench.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
 import { benchSearches, searchOnce } from './search-bench.js';
+import { cursorDeepPage } from './cursor-deep-page.js';
 import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
 import { extraSections, type ReportSection } from './sections.js';
+import { worstCaseLines } from './worst-case.js';
 import { serviceSearchStatements } from './service-sql.js';
 import { openDatabase, mintDevToken } from './server-modules.js';
 import { startService } from './service.js';
@@ -134,6 +136,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       ),
     };
 
+    latencies.push(await cursorDeepPage(service.url, token, profile.deepOffset, single, deepPagePlans.naive));
+    // The smoke run only proves that the worst-case searches run and print; its timings mean nothing.
+    const worstCaseRequests = profile.name === 'smoke' ? 1 : 10;
+    notes.push(...(await worstCaseLines('PostgreSQL', service.url, token, worstCaseRequests)));
+
     const sections: ReportSection[] = [];
     for (const section of extraSections) sections.push(await section({ profile, databaseUrl: url, service, token, devKeyFile, log }));
 
@@ -171,7 +178,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     );
 
     log(`PGlite: ${profile.pglite.invoices.toLocaleString('en-US')} invoices`);
-    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log);
+    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log, async (pgliteUrl) => {
+      notes.push(...(await worstCaseLines('PGlite', pgliteUrl, token, worstCaseRequests)));
+    });
 
     const results: RunResults = {
       profile,

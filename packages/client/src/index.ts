@@ -2,6 +2,8 @@
 export { createApiClient } from './client.js';
 export type { ApiClient, ApiClientOptions, CallOptions, IdempotencyKeyOption, IfMatchOption } from './client.js';
 export { NetworkError } from './network.js';
+export { items, pages } from './paging.js';
+export type { Page, PageItem, PageRequest, PagedOperationId, PagingClient, PagingOptions } from './paging.js';
 export type { FailedCall } from './network.js';
 export { ApiCallError, UnexpectedResponseError, expectOk } from './result.js';
 export type { ApiFailure, ApiResult, ApiSuccess } from './result.js';

@@ -2,7 +2,8 @@
 // back through the client exactly as the spec's named example, with no response violation. This is
 // what a frontend developer relies on when asking the mock for `Prefer: code=409`.
 import { describe, expect, inject, it } from 'vitest';
-import { operationTable } from '@invoice-api/contract';
+import { expectOk } from '@invoice-api/client';
+import { loadSpec, operationTable, resolveRef, type InvoiceSearchRequest } from '@invoice-api/contract';
 import { clientFor } from '../src/clients.js';
 import { documentedAnswers } from '../src/spec-answers.js';
 import { validCall } from '../src/valid-calls.js';
@@ -24,6 +25,15 @@ describe('mock: each documented answer on request', () => {
     const result = await validCall(answer.operationId)(api, { headers: { Prefer: `code=${answer.status}, example=${answer.example}` } });
     expect(result.status).toBe(answer.status);
     expect(result.ok ? result.data : result.error).toEqual(answer.value);
+  });
+
+  it('accepts a search by cursor (the SearchNextPage example) and shows a page with its next_cursor', async () => {
+    const api = await clientFor(mock);
+    const body = resolveRef(loadSpec(), { $ref: '#/components/examples/SearchNextPage' })?.value as InvoiceSearchRequest;
+    expect(body.cursor).toEqual(expect.any(String));
+    const page = await expectOk(api.searchInvoices(body, { headers: { Prefer: 'code=200, example=InvoiceSearchPage' } }));
+    expect(page.pagination.has_more).toBe(true);
+    expect(page.pagination.next_cursor).toEqual(expect.any(String));
   });
 
   it('answers the first example of a status asked for with Prefer: code alone', async () => {

@@ -36,6 +36,48 @@ describe.each(statefulTargets())('$name: invoices', (target) => {
     }
   });
 
+  it('search pages by cursor, walked to the end, hold exactly the pages by offset', async () => {
+    const api = await clientFor(target);
+    const [, client] = await companyClients(target);
+    const search = { criteria: [{ field: 'client_id' as const, operator: '=' as const, value: client?.id ?? 0 }], order_by: 'due_date' as const, limit: 15 };
+    const byCursor: Invoice[][] = [];
+    let cursor: string | undefined;
+    do {
+      const { data, pagination } = await expectOk(api.searchInvoices({ ...search, ...(cursor === undefined ? {} : { cursor }) }));
+      expect(pagination.offset).toBe(byCursor.length * search.limit);
+      expect(pagination.next_cursor !== undefined).toBe(pagination.has_more);
+      byCursor.push(data);
+      cursor = pagination.next_cursor;
+      if (byCursor.length > 1_000) throw new Error('paging does not end');
+    } while (cursor !== undefined);
+    expect(byCursor.length).toBeGreaterThan(2);
+    for (const [index, page] of byCursor.entries()) {
+      const { data } = await expectOk(api.searchInvoices({ ...search, offset: index * search.limit }));
+      expect(page).toEqual(data);
+    }
+  });
+
+  it.each([
+    ['another search', (cursor: string) => ({ order_by: 'amount', cursor }), 'belongs to another search'],
+    ['an offset', (cursor: string) => ({ order_by: 'due_date', offset: 15, cursor }), 'cannot be combined with an offset'],
+    [
+      'an altered cursor',
+      (cursor: string) => ({ order_by: 'due_date', cursor: `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}` }),
+      'malformed or altered',
+    ],
+  ])('search: a cursor with %s is 400 invalid_request naming cursor', async (_label, body, issue) => {
+    const api = await clientFor(target);
+    const { pagination } = await expectOk(api.searchInvoices({ order_by: 'due_date', limit: 2 }));
+    const token = await tokenFor(target);
+    const result = await rawRequest(target, 'POST', '/api/v1/invoices/search', {
+      token,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body(pagination.next_cursor ?? '')),
+    });
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({ error: 'invalid_request', details: { field: 'cursor', issue: expect.stringContaining(issue) } });
+  });
+
   it.each([
     ['a limit over 1000', { limit: 1001 }, 'limit'],
     ['a negative offset', { offset: -1 }, 'offset'],

@@ -14,6 +14,8 @@ export interface ParsedSearch {
   orderBy: SortField;
   direction: 'asc' | 'desc';
   criteria: ParsedCriterion[];
+  /** The `cursor` as sent; decoded against the account and the search by the query (cursor.ts). */
+  cursor: string | undefined;
 }
 
 export interface SearchProblem {
@@ -64,6 +66,12 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
       return (searchRules.sortFields as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.sortFields.join(', ')}`;
     case 'order_direction':
       return (searchRules.directions as readonly unknown[]).includes(value) ? undefined : `must be one of ${searchRules.directions.join(', ')}`;
+    case 'cursor': {
+      const { minLength, maxLength } = searchRules.cursor;
+      // Counted in code points, as JSON Schema's minLength/maxLength count.
+      const length = typeof value === 'string' ? [...value].length : -1;
+      return length >= minLength && length <= maxLength ? undefined : `must be a string of ${minLength} to ${maxLength} characters: a pagination.next_cursor`;
+    }
     case 'criteria':
       if (!Array.isArray(value)) return 'must be an array of criteria';
       return value.length > searchRules.maxCriteria ? `must hold at most ${searchRules.maxCriteria} criteria` : undefined;
@@ -72,11 +80,16 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
   }
 }
 
-/** Every problem of a search body (at most one per top-level property and per criterion), in body order. */
-function locateProblems(body: Record<string, unknown>): LocatedProblem[] {
+/**
+ * Every problem of a search body (at most one per top-level property and per criterion), in body
+ * order. Criteria that check out are appended to `parsed` on the way, so the body's lists (up to 20 x
+ * 1,000 values) are walked once.
+ */
+function locateProblems(body: Record<string, unknown>, parsed: ParsedCriterion[] = []): LocatedProblem[] {
   const problems: LocatedProblem[] = [];
   Object.entries(body).forEach(([key, value], position) => {
-    const issue = topLevelProblem(key, value);
+    // offset 0 is the default (the validator fills it in), so only a skip cannot go with a cursor.
+    const issue = topLevelProblem(key, value) ?? (key === 'cursor' && (body.offset ?? 0) !== 0 ? 'cannot be combined with an offset other than 0' : undefined);
     if (issue !== undefined) {
       problems.push({ field: key, issue, position: [position] });
       return;
@@ -84,7 +97,8 @@ function locateProblems(body: Record<string, unknown>): LocatedProblem[] {
     if (key !== 'criteria' || !Array.isArray(value)) return;
     value.forEach((criterion: unknown, index) => {
       const checked = checkCriterion(criterion);
-      if ('problem' in checked) {
+      if ('criterion' in checked) parsed.push(checked.criterion);
+      else {
         problems.push({
           field: criterionFieldName(criterion, index),
           issue: checked.problem.issue,
@@ -152,16 +166,11 @@ export function parseSearchRequest(body: unknown): ParsedSearch {
     throw ApiError.invalid('body', 'must be a JSON object', 'The search request body must be a JSON object.');
   }
   const request: Record<string, unknown> = body ?? {};
-  const [problem] = locateProblems(request);
+  const criteria: ParsedCriterion[] = [];
+  const [problem] = locateProblems(request, criteria);
   if (problem !== undefined) {
     throw ApiError.invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
   }
-  const criteria = ((request.criteria ?? []) as unknown[]).map((criterion) => {
-    const checked = checkCriterion(criterion);
-    // locateProblems found none, so every criterion parses; the guard keeps the types honest.
-    if (!('criterion' in checked)) throw ApiError.invalid('criteria', checked.problem.issue);
-    return checked.criterion;
-  });
   const { defaults } = searchRules;
   return {
     limit: (request.limit as number | undefined) ?? defaults.limit,
@@ -169,5 +178,6 @@ export function parseSearchRequest(body: unknown): ParsedSearch {
     orderBy: (request.order_by as SortField | undefined) ?? defaults.order_by,
     direction: (request.order_direction as 'asc' | 'desc' | undefined) ?? defaults.order_direction,
     criteria,
+    cursor: request.cursor as string | undefined,
   };
 }

@@ -46,6 +46,8 @@ function inRange(value: number, range: { minimum: number; maximum: number }): bo
 
 /** Length as JSON Schema counts it: in code points. */
 function codePoints(text: string): number {
+  // A string has at most as many code points as UTF-16 units: short ones need no walk.
+  if (text.length <= textMaxLength) return text.length;
   let count = 0;
   for (const _ of text) count += 1;
   return count;

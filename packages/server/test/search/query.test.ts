@@ -333,7 +333,7 @@ describe.each(engines)('invoice search on %s', (engine) => {
     const seen: number[] = [];
     for (let offset = 0; offset < 30; offset += 7) {
       const page = await search({ limit: 7, offset, order_by: 'currency', order_direction: 'asc' });
-      expect(page.pagination).toEqual({ total: 30, limit: 7, offset, has_more: offset + page.data.length < 30 });
+      expect(page.pagination).toMatchObject({ total: 30, limit: 7, offset, has_more: offset + page.data.length < 30 });
       seen.push(...page.data.map((invoice) => invoice.id));
     }
     expect(seen).toHaveLength(30);
