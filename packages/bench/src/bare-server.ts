@@ -1,12 +1,12 @@
-// The cost of Node alone: node:http + a pg pool answering the search with the service's SQL and
-// envelope, and nothing else (no express, no validation, no token check, no logging). Run as its own
+// The cost of Node alone: node:http + a pg pool answering the search (and getInvoice) with the
+// service's SQL and envelope, and nothing else (no express, no validation, no token check, no logging). Run as its own
 // process (like the service) so it gets a core of its own; prints the same "listening" line.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
 import { benchAccountId } from './scenarios.js';
-import { serviceSearchStatements } from './service-sql.js';
+import { serviceGetInvoiceStatement, serviceSearchStatements } from './service-sql.js';
 import { typeParsers } from './server-modules.js';
 
 const url = process.env['DATABASE_URL'];
@@ -50,11 +50,29 @@ async function search(request: IncomingMessage, response: ServerResponse): Promi
   });
 }
 
+async function getInvoice(invoiceId: number, response: ServerResponse): Promise<void> {
+  const statement = await serviceGetInvoiceStatement(benchAccountId, invoiceId);
+  const result = await pool.query<Record<string, unknown>>(statement.text, statement.values);
+  const row = result.rows[0];
+  if (row === undefined) {
+    send(response, 404, { error: 'not_found', message: `Invoice ${invoiceId} does not exist.` });
+    return;
+  }
+  const { version: _version, ...invoice } = row;
+  send(response, 200, { invoice: { ...invoice, amount: Number(row['amount']) } });
+}
+
+const invoicePath = /^\/api\/v1\/invoices\/(\d+)$/;
+
 const server = createServer((request, response) => {
+  const failed = (error: unknown) => send(response, 500, { error: 'internal_error', message: String(error) });
+  const invoiceId = request.method === 'GET' ? invoicePath.exec(request.url ?? '')?.[1] : undefined;
   if (request.method === 'POST' && request.url === '/api/v1/invoices/search') {
-    search(request, response).catch((error: unknown) => send(response, 500, { error: 'internal_error', message: String(error) }));
+    search(request, response).catch(failed);
+  } else if (invoiceId !== undefined) {
+    getInvoice(Number(invoiceId), response).catch(failed);
   } else {
-    send(response, 404, { error: 'not_found', message: 'Only the search is served here.' });
+    send(response, 404, { error: 'not_found', message: 'Only the search and getInvoice are served here.' });
   }
 });
 

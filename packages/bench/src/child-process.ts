@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { processCpuMs } from './cpu-time.js';
 
 const tsxLoader = import.meta.resolve('tsx');
 
@@ -11,6 +12,8 @@ export interface RunningServer {
   process: ChildProcess;
   /** Peak resident set size so far (VmHWM), in MiB. */
   peakRssMiB(): Promise<number>;
+  /** CPU milliseconds (user + system, all threads) the process has used so far. */
+  cpuMs(): Promise<number>;
   /** SIGTERM, then wait for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
   /** Everything the process wrote to stderr and the non-JSON lines of stdout, for error reports. */
@@ -22,6 +25,8 @@ export interface StartOptions {
   env: Record<string, string>;
   cwd?: string;
   readyTimeoutMs?: number;
+  /** Node options before the entry, e.g. `--cpu-prof`. */
+  nodeArgs?: readonly string[];
 }
 
 /** The `url` of a JSON log line whose msg is "listening" (pino or plain console). */
@@ -36,7 +41,7 @@ function listeningUrl(line: string): string | undefined {
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, options.entry], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsxLoader, options.entry], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,6 +76,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
       return kib === undefined ? Number.NaN : Number(kib) / 1024;
     },
+    cpuMs: () => processCpuMs(child.pid),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

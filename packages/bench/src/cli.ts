@@ -1,19 +1,37 @@
 // `pnpm bench` (full: a million invoices, the RESULTS.md run), `pnpm bench -- --quick` (100k, short
-// runs, under three minutes), `--smoke` (a few thousand rows, what the test suite runs).
+// runs, under four minutes), `--smoke` (a few thousand rows, what the test suite runs).
 // `--output FILE` also writes the report to FILE. BENCH_POSTGRES_URL names the PostgreSQL server.
+// `--profile [SCENARIO]` profiles the service under one scenario instead (profile-run.ts; default
+// 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`
+// runs this checkout's service against DIR's in interleaved rounds (compare-run.ts).
 import { writeFile } from 'node:fs/promises';
+import { runCompare } from './compare-run.js';
+import { defaultProfileDirectory, runProfile } from './profile-run.js';
 import { profiles, type ProfileName } from './profiles.js';
 import { runBenchmark } from './run.js';
 
 interface CliOptions {
-  profile: ProfileName;
+  profile: ProfileName | undefined;
   output: string | undefined;
   dropDatabaseAfter: boolean;
   databaseName: string | undefined;
+  /** Set: profile this scenario instead of running the benchmark. */
+  cpuProfile: string | undefined;
+  seconds: number;
+  /** Set: compare this checkout's service with the one in this directory instead. */
+  compare: string | undefined;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { profile: 'full', output: undefined, dropDatabaseAfter: false, databaseName: undefined };
+  const options: CliOptions = {
+    profile: undefined,
+    output: undefined,
+    dropDatabaseAfter: false,
+    databaseName: undefined,
+    cpuProfile: undefined,
+    seconds: 15,
+    compare: undefined,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--')
@@ -24,8 +42,17 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--drop') options.dropDatabaseAfter = true;
     else if (argument === '--output') options.output = argv[++index];
     else if (argument === '--database') options.databaseName = argv[++index];
-    else throw new Error(`Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop`);
+    else if (argument === '--seconds') options.seconds = Number(argv[++index]);
+    else if (argument === '--compare') options.compare = argv[++index];
+    else if (argument === '--profile') {
+      const next = argv[index + 1];
+      options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
+    } else
+      throw new Error(
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR`,
+      );
   }
+  if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
   return options;
 }
 
@@ -36,13 +63,41 @@ if (process.argv.includes('--client-validation')) {
 }
 const options = parseArguments(process.argv.slice(2));
 const started = performance.now();
-const report = await runBenchmark({
-  profile: profiles[options.profile],
-  postgresServerUrl: process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  dropDatabaseAfter: options.dropDatabaseAfter,
-  ...(options.databaseName === undefined ? {} : { databaseName: options.databaseName }),
-  log: (line) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`),
-});
+const postgresServerUrl = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const log = (line: string): void => {
+  process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+};
+let report: string;
+if (options.compare !== undefined) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runCompare({
+    profile,
+    postgresServerUrl,
+    databaseName: options.databaseName ?? `bench_${profile.name}`,
+    baselineDirectory: options.compare,
+    log,
+  });
+} else if (options.cpuProfile !== undefined) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runProfile({
+    profile,
+    postgresServerUrl,
+    databaseName: options.databaseName ?? `bench_${profile.name}`,
+    scenario: options.cpuProfile,
+    seconds: options.seconds,
+    outputDirectory: defaultProfileDirectory,
+    log,
+  });
+} else {
+  const profile = profiles[options.profile ?? 'full'];
+  report = await runBenchmark({
+    profile,
+    postgresServerUrl,
+    dropDatabaseAfter: options.dropDatabaseAfter,
+    ...(options.databaseName === undefined ? {} : { databaseName: options.databaseName }),
+    log,
+  });
+}
 const footer = `\nTotal run time: ${((performance.now() - started) / 1000).toFixed(0)} s.\n`;
 process.stdout.write(`${report}\n${footer}`);
 if (options.output !== undefined) await writeFile(options.output, `${report}\n${footer}`);

@@ -8,6 +8,8 @@ export interface Figures {
   /** Completed requests (or statement pairs), and how many of them failed or got an unexpected status. */
   requests: number;
   errors: number;
+  /** CPU milliseconds the measured server process spent per completed request, when measured. */
+  cpuMsPerRequest?: number;
 }
 
 /** How long (or how much) each measurement runs: seconds of load, or a fixed number of requests. */
@@ -29,4 +31,42 @@ export function figuresFromLatencies(latencies: readonly number[], elapsedMs: nu
     requests: latencies.length,
     errors,
   };
+}
+
+/** A process whose CPU time can be read (a started server, see child-process.ts). */
+export interface CpuMeter {
+  cpuMs(): Promise<number>;
+}
+
+/** Runs one measurement and adds the CPU time `server` spent on it, per completed request. */
+export async function withCpu(server: CpuMeter, run: () => Promise<Figures>): Promise<Figures> {
+  const before = await server.cpuMs();
+  const figures = await run();
+  const after = await server.cpuMs();
+  return { ...figures, cpuMsPerRequest: figures.requests > 0 ? (after - before) / figures.requests : Number.NaN };
+}
+
+/** A measure cut in two halves (at least one second, or one request, each). */
+export function halfOf(measure: Measure): Measure {
+  return 'seconds' in measure ? { seconds: Math.max(1, measure.seconds / 2) } : { requests: Math.max(1, Math.ceil(measure.requests / 2)) };
+}
+
+/**
+ * Figures of several runs taken as one: requests and errors add up, req/s over the summed run time,
+ * CPU per request weighted by requests, p50 the requests-weighted mean of the runs' p50s and p99 the
+ * highest p99 (percentiles of separate runs cannot be merged exactly).
+ */
+export function combineFigures(runs: readonly Figures[]): Figures {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + (run.requestsPerSecond > 0 ? run.requests / run.requestsPerSecond : 0), 0);
+  const weighted = (value: (run: Figures) => number): number => runs.reduce((sum, run) => sum + value(run) * run.requests, 0) / Math.max(1, requests);
+  const combined: Figures = {
+    requestsPerSecond: seconds > 0 ? requests / seconds : Number.NaN,
+    p50: weighted((run) => run.p50),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    requests,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+  if (runs.every((run) => run.cpuMsPerRequest !== undefined)) combined.cpuMsPerRequest = weighted((run) => run.cpuMsPerRequest ?? Number.NaN);
+  return combined;
 }

@@ -13,6 +13,8 @@ export interface HttpLoadOptions {
   /** A fixed body, or a function giving the body of the n-th request. */
   body?: unknown;
   nextBody?: () => unknown;
+  /** Headers of the n-th request on top of `headers` (an Idempotency-Key of its own). */
+  nextHeaders?: () => Record<string, string>;
   /** The status a successful answer has; any other status counts as an error. */
   expectStatus: number;
 }
@@ -32,11 +34,12 @@ async function runFixedRequests(options: HttpLoadOptions, count: number): Promis
       while (remaining > 0) {
         remaining -= 1;
         const body = options.nextBody === undefined ? options.body : options.nextBody();
+        const requestHeaders = options.nextHeaders === undefined ? headers : { ...headers, ...options.nextHeaders() };
         const begin = performance.now();
         try {
           const response = await fetch(new URL(options.path, options.url), {
             method: options.method,
-            headers,
+            headers: requestHeaders,
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
             signal: AbortSignal.timeout(30_000),
           });
@@ -60,7 +63,15 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<Figures> {
     path: options.path,
     headers,
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    ...(options.nextBody === undefined ? {} : { setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify(options.nextBody?.()) }) }),
+    ...(options.nextBody === undefined && options.nextHeaders === undefined
+      ? {}
+      : {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            ...(options.nextBody === undefined ? {} : { body: JSON.stringify(options.nextBody()) }),
+            ...(options.nextHeaders === undefined ? {} : { headers: { ...req.headers, ...options.nextHeaders() } }),
+          }),
+        }),
   };
   const result = await autocannon({
     url: options.url,

@@ -27,6 +27,8 @@ export interface Profile {
   /** PGlite run: its measure, and whether it covers every search scenario or the filters only. */
   pgliteMeasure: Measure;
   pgliteAllScenarios: boolean;
+  /** Rounds per side of every interleaved A/B comparison (ab.ts). */
+  abRounds: number;
   /** Connections of every load generator: autocannon, the raw SQL loop, the bare handler's pool. */
   connections: number;
 }
@@ -57,6 +59,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     pgliteAllScenarios: true,
     deepOffset: 900_000,
     connections: 10,
+    abRounds: 3,
   },
   quick: {
     name: 'quick',
@@ -67,6 +70,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(100_000),
     connections: 10,
+    abRounds: 3,
   },
   smoke: {
     name: 'smoke',
@@ -77,6 +81,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(3_000),
     connections: 10,
+    abRounds: 3,
   },
 };
 

@@ -1,9 +1,11 @@
 // Turns the figures of one run into the printed report: tables and the verdict on every target.
+import { describeDifference, type AbResult, type AbSideResult, type Spread } from './ab.js';
 import type { Figures } from './figures.js';
 import type { MachineFacts } from './machine.js';
 import { describeMeasure, type Profile } from './profiles.js';
 import type { PgliteRow } from './pglite-bench.js';
 import type { SearchRow } from './search-bench.js';
+import type { ReportSection } from './sections.js';
 import { formatNumber, markdownTable, ratio, type Cell } from './table.js';
 
 export interface LatencyComparison {
@@ -17,17 +19,17 @@ export interface LatencyComparison {
 
 export interface ValidationFigures {
   scenario: string;
-  /** Request and response validation on (the service as deployed). */
-  on: Figures;
-  /** Both off: the whole validation overhead, which the target compares against. */
-  off: Figures;
-  /** What `off` switched off. */
+  /** What "off" switched off. */
   switched: string;
-  /** Only response validation off (RESPONSE_VALIDATION=off). */
-  responseOff?: Figures;
-  /** Only request validation off (REQUEST_VALIDATION=off, a benchmark-only setting). */
-  requestOff?: Figures;
+  /** Interleaved rounds: a = validation on (the service as deployed), b = validation off. */
+  ab: AbResult;
 }
+
+/** The CPU target: the service's CPU per request at most this multiple of the bare handler's. */
+export const maxCpuRatio = 2.0;
+
+/** The validation target: validation on keeps at least this share of the throughput with it off. */
+export const minValidationShare = 0.75;
 
 export interface RunResults {
   profile: Profile;
@@ -39,6 +41,8 @@ export interface RunResults {
   issue: Figures;
   createInvoice: Figures;
   validation: ValidationFigures | undefined;
+  /** Sections of further benchmarks (sections.ts), each with its own targets. */
+  sections: ReportSection[];
   generateSeconds: number;
   peakRssMiB: number;
   pglite: PgliteRow[] | undefined;
@@ -51,6 +55,20 @@ export interface RunResults {
 /** The database is the limit when Node alone nearly keeps up with the raw SQL; otherwise Node is. */
 export function limitOf(row: SearchRow): 'database' | 'node' {
   return row.bareNode.requestsPerSecond >= 0.8 * row.rawSql.requestsPerSecond ? 'database' : 'node';
+}
+
+/** Service CPU per request over the bare handler's, NaN when either was not measured. */
+export function cpuRatio(row: SearchRow): number {
+  return (row.service.cpuMsPerRequest ?? Number.NaN) / (row.bareNode.cpuMsPerRequest ?? Number.NaN);
+}
+
+export function cpuTargetMet(row: SearchRow): boolean {
+  return cpuRatio(row) <= maxCpuRatio;
+}
+
+/** False when a side completed no request in its measurement (no CPU per request to compare). */
+export function cpuMeasured(row: SearchRow): boolean {
+  return Number.isFinite(cpuRatio(row));
 }
 
 export function searchTargetMet(row: SearchRow): boolean {
@@ -97,7 +115,56 @@ function searchTable(rows: readonly SearchRow[]): string {
 }
 
 function figuresRow(name: string, figures: Figures): Cell[] {
-  return [name, figures.requestsPerSecond, figures.p50, figures.p99, String(figures.requests), String(figures.errors)];
+  return [name, figures.requestsPerSecond, figures.p50, figures.p99, String(figures.requests), String(figures.errors), cpuCell(figures.cpuMsPerRequest)];
+}
+
+/** CPU milliseconds per request with three decimals (a search costs about a millisecond). */
+function cpuCell(ms: number | undefined): string {
+  return ms === undefined || !Number.isFinite(ms) ? 'n/a' : ms.toFixed(3);
+}
+
+function cpuTable(rows: readonly SearchRow[]): string {
+  return markdownTable(
+    ['scenario', 'service CPU ms/req', 'bare Node CPU ms/req', 'service/bare Node', `target <= ${maxCpuRatio.toFixed(1)}x met`],
+    rows.map((row): Cell[] => [
+      row.scenario.name,
+      cpuCell(row.service.cpuMsPerRequest),
+      cpuCell(row.bareNode.cpuMsPerRequest),
+      cpuMeasured(row) ? `${cpuRatio(row).toFixed(2)}x` : 'n/a',
+      cpuMeasured(row) ? yesNo(cpuTargetMet(row)) : 'n/a (not measured)',
+    ]),
+  );
+}
+
+const spreadCell = (value: Spread, format: (n: number) => string): string => `${format(value.median)} (${format(value.min)} to ${format(value.max)})`;
+
+function abSideRow(side: AbSideResult): Cell[] {
+  return [
+    side.name,
+    spreadCell(side.requestsPerSecond, (n) => formatNumber(n)),
+    spreadCell(side.cpuMsPerRequest, (n) => n.toFixed(3)),
+    spreadCell(side.p50, (n) => formatNumber(n)),
+    side.rounds.map((round) => formatNumber(round.requestsPerSecond)).join(', '),
+    String(side.rounds.reduce((sum, round) => sum + round.errors, 0)),
+  ];
+}
+
+/** An interleaved A/B as a table (median and range of each side) and its two comparisons. */
+export function renderAb(ab: AbResult): string {
+  return [
+    markdownTable(
+      ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'req/s per round', 'errors'],
+      [abSideRow(ab.a), abSideRow(ab.b)],
+    ),
+    '',
+    `Throughput, ${ab.a.name} / ${ab.b.name}: ${describeDifference(ab.a.requestsPerSecond, ab.b.requestsPerSecond)}.`,
+    `CPU per request, ${ab.a.name} / ${ab.b.name}: ${describeDifference(ab.a.cpuMsPerRequest, ab.b.cpuMsPerRequest)}.`,
+  ].join('\n');
+}
+
+/** Validation on keeps >= 0.75x of "off"'s throughput in every pairing of rounds (the whole range). */
+export function validationShare(ab: AbResult): { worst: number; median: number } {
+  return { worst: ab.a.requestsPerSecond.min / ab.b.requestsPerSecond.max, median: ab.a.requestsPerSecond.median / ab.b.requestsPerSecond.median };
 }
 
 export function renderReport(results: RunResults): string {
@@ -114,6 +181,15 @@ export function renderReport(results: RunResults): string {
   out.push('## Search: service vs the same SQL run directly vs a bare node:http + pg handler');
   out.push('');
   out.push(searchTable(results.searches));
+  out.push('');
+  out.push('## CPU per request: the service process vs the bare node:http handler');
+  out.push('');
+  out.push(
+    'Process CPU time (user + system, every thread, from /proc/<pid>/stat) over the requests completed in the same measurement as the table above. ' +
+      'The service runs with request and response validation on, logging at info and the rate limiter in the path.',
+  );
+  out.push('');
+  out.push(cpuTable(results.searches));
   out.push('');
   out.push('## Single-client latency checks');
   out.push('');
@@ -142,20 +218,26 @@ export function renderReport(results: RunResults): string {
   out.push('');
   out.push(
     markdownTable(
-      ['operation', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'],
+      ['operation', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors', 'service CPU ms/req'],
       [figuresRow('issue delivery (a different draft each)', results.issue), figuresRow('create invoice', results.createInvoice)],
     ),
   );
   out.push('');
   if (results.validation !== undefined) {
     const v = results.validation;
-    out.push(`## Validation overhead (${v.scenario}; switched off: ${v.switched})`);
+    out.push(`## Validation on vs off (${v.scenario}; off: ${v.switched})`);
     out.push('');
-    const rows = [figuresRow('validation on', v.on)];
-    if (v.requestOff !== undefined) rows.push(figuresRow('request validation off (REQUEST_VALIDATION=off)', v.requestOff));
-    if (v.responseOff !== undefined) rows.push(figuresRow('response validation off (RESPONSE_VALIDATION=off)', v.responseOff));
-    rows.push(figuresRow('validation off', v.off));
-    out.push(markdownTable(['service', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], rows));
+    out.push(
+      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...) on one process per side, both started and warmed by the same discarded requests before the first round; median and range over the rounds.`,
+    );
+    out.push('');
+    out.push(renderAb(v.ab));
+    out.push('');
+  }
+  for (const section of results.sections) {
+    out.push(`## ${section.title}`);
+    out.push('');
+    out.push(section.body);
     out.push('');
   }
   if (results.pglite !== undefined) {
@@ -206,20 +288,31 @@ function targetRows(results: RunResults): Cell[][] {
     `${formatNumber(results.issue.requestsPerSecond)}/s, p99 ${formatNumber(results.issue.p99)} ms, ${results.issue.errors} errors`,
     yesNo(results.issue.requestsPerSecond >= 500 && results.issue.p99 < 50 && results.issue.errors === 0),
   ]);
+  const cpuMisses = results.searches.filter((row) => cpuMeasured(row) && !cpuTargetMet(row));
+  const cpuUnmeasured = results.searches.filter((row) => !cpuMeasured(row));
+  const unmeasured = cpuUnmeasured.length === 0 ? '' : `; not measured (no request completed): ${cpuUnmeasured.map((row) => row.scenario.name).join('; ')}`;
+  rows.push([
+    `service CPU per request <= ${maxCpuRatio.toFixed(1)}x bare Node's, every search and getInvoice`,
+    (cpuMisses.length === 0
+      ? `all ${results.searches.length - cpuUnmeasured.length} measured scenarios (worst ${Math.max(...results.searches.filter(cpuMeasured).map(cpuRatio)).toFixed(2)}x)`
+      : `missed: ${cpuMisses.map((row) => `${row.scenario.name} ${cpuRatio(row).toFixed(2)}x`).join('; ')}`) + unmeasured,
+    yesNo(cpuMisses.length === 0 && cpuUnmeasured.length === 0),
+  ]);
+  rows.push([
+    'create invoice >= 500/s (PostgreSQL)',
+    `${formatNumber(results.createInvoice.requestsPerSecond)}/s, p99 ${formatNumber(results.createInvoice.p99)} ms, ${results.createInvoice.errors} errors`,
+    yesNo(results.createInvoice.requestsPerSecond >= 500 && results.createInvoice.errors === 0),
+  ]);
   if (results.validation !== undefined) {
-    const share = results.validation.on.requestsPerSecond / results.validation.off.requestsPerSecond;
-    rows.push([`validation on >= 0.75x validation off (${results.validation.switched})`, `${share.toFixed(2)}x`, yesNo(share >= 0.75)]);
-    for (const [side, figures] of [
-      ['request', results.validation.requestOff],
-      ['response', results.validation.responseOff],
-    ] as const) {
-      if (figures === undefined) continue;
-      rows.push([
-        `${side} validation's share (on vs only ${side} validation off)`,
-        `${(results.validation.on.requestsPerSecond / figures.requestsPerSecond).toFixed(2)}x`,
-        'n/a',
-      ]);
-    }
+    const share = validationShare(results.validation.ab);
+    rows.push([
+      `validation on >= ${minValidationShare}x validation off, whole range (${results.validation.switched})`,
+      `worst pairing ${share.worst.toFixed(2)}x, medians ${share.median.toFixed(2)}x; ${describeDifference(results.validation.ab.a.requestsPerSecond, results.validation.ab.b.requestsPerSecond)}`,
+      yesNo(share.worst >= minValidationShare),
+    ]);
+  }
+  for (const section of results.sections) {
+    for (const target of section.targets) rows.push([target.target, target.measured, target.met === undefined ? 'n/a' : yesNo(target.met)]);
   }
   rows.push(['pnpm generate (--force) < 5 s', `${results.generateSeconds.toFixed(2)} s`, yesNo(results.generateSeconds < 5)]);
   rows.push(['service peak RSS (VmHWM)', `${formatNumber(results.peakRssMiB)} MiB`, 'n/a']);

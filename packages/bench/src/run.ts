@@ -8,16 +8,19 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
 import { createDatabaseIfMissing, databaseUrl, dropDatabase } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
-import type { Figures, Measure } from './figures.js';
+import { interleavedAb } from './ab.js';
+import { benchInvoiceId } from './bench-invoice.js';
+import { withCpu, type Figures, type Measure } from './figures.js';
 import { machineFacts } from './machine.js';
 import type { Profile } from './profiles.js';
 import { renderReport, type LatencyComparison, type RunResults, type ValidationFigures } from './report.js';
 import { medianLatency } from './raw-sql.js';
 import { benchPglite } from './pglite-bench.js';
-import { benchAccountId, searchScenarios } from './scenarios.js';
+import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
 import { benchSearches, searchOnce } from './search-bench.js';
 import { cursorDeepPage } from './cursor-deep-page.js';
 import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
+import { extraSections, type ReportSection } from './sections.js';
 import { worstCaseLines } from './worst-case.js';
 import { serviceSearchStatements } from './service-sql.js';
 import { openDatabase, mintDevToken } from './server-modules.js';
@@ -90,10 +93,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const bare = await startServer({ entry: bareEntry, env: { DATABASE_URL: url, POOL_SIZE: String(profile.connections) } });
     running.push(bare);
 
+    const invoiceId = await benchInvoiceId(url);
     const scenarios = searchScenarios(profile);
-    const searches = await benchSearches(scenarios, {
-      serviceUrl: service.url,
-      bareUrl: bare.url,
+    const searches = await benchSearches([...scenarios, getInvoiceScenario(invoiceId)], {
+      service,
+      bare,
       databaseUrl: url,
       token,
       connections: profile.connections,
@@ -137,42 +141,37 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const worstCaseRequests = profile.name === 'smoke' ? 1 : 10;
     notes.push(...(await worstCaseLines('PostgreSQL', service.url, token, worstCaseRequests)));
 
+    const sections: ReportSection[] = [];
+    for (const section of extraSections) sections.push(await section({ profile, databaseUrl: url, service, token, devKeyFile, log }));
+
     log('writes: issue and create');
     const draftsNeeded = 'seconds' in profile.measure ? profile.measure.seconds * 2_000 + 1_000 : profile.measure.requests + profile.connections;
     const drafts = await createDrafts(url, draftsNeeded);
-    const issue = await benchIssue(service.url, token, drafts, profile.connections, profile.measure);
-    const createInvoice = await benchCreateInvoice(service.url, token, drafts.contactId, profile.connections, profile.measure);
+    const issue = await withCpu(service, () => benchIssue(service.url, token, drafts, profile.connections, profile.measure));
+    const createInvoice = await withCpu(service, () => benchCreateInvoice(service.url, token, drafts.contactId, profile.connections, profile.measure));
     const peakRssMiB = await service.peakRssMiB();
-
-    log('validation overhead: the same service with REQUEST_VALIDATION=off, RESPONSE_VALIDATION=off, and both');
-    const validationScenario = scenarios.find((candidate) => candidate.name === 'client_id =') ?? scenarios[0]!;
-    const validationOn = await searchOnce(service.url, token, validationScenario.body, profile.connections, profile.measure);
+    // The A/B below starts its own processes: this one would only take CPU from them.
     await service.stop();
     running.splice(running.indexOf(service), 1);
-    /** The same measurement on a service started with `env`, which is stopped afterwards. */
-    const measureWith = async (env: Record<string, string>) => {
-      const switched = await startService({ databaseUrl: url, devKeyFile, env });
-      running.push(switched);
-      try {
-        // One full, discarded measurement first: the validated service had been warm for minutes, and a
-        // cold process (JIT, pool, plans) would make "off" look slower than "on".
-        await searchOnce(switched.url, token, validationScenario.body, profile.connections, profile.measure);
-        return await searchOnce(switched.url, token, validationScenario.body, profile.connections, profile.measure);
-      } finally {
-        await switched.stop();
-        running.splice(running.indexOf(switched), 1);
-      }
-    };
-    const requestOff = await measureWith({ REQUEST_VALIDATION: 'off' });
-    const responseOff = await measureWith({ RESPONSE_VALIDATION: 'off' });
-    const validationOff = await measureWith({ REQUEST_VALIDATION: 'off', RESPONSE_VALIDATION: 'off' });
+    await bare.stop();
+    running.splice(running.indexOf(bare), 1);
+
+    const validationScenario = scenarios.find((candidate) => candidate.name === 'client_id =') ?? scenarios[0]!;
+    log(`validation on vs off, ${profile.abRounds} interleaved rounds (search '${validationScenario.name}')`);
+    // interleavedAb stops both sides' processes, also when a round fails.
+    const serviceWith = (env: Record<string, string>) => () => startService({ databaseUrl: url, devKeyFile, env });
     const validation: ValidationFigures = {
       scenario: `search '${validationScenario.name}'`,
-      on: validationOn,
-      off: validationOff,
       switched: 'request and response validation (REQUEST_VALIDATION=off, RESPONSE_VALIDATION=off)',
-      requestOff,
-      responseOff,
+      ab: await interleavedAb({
+        a: { name: 'validation on', start: serviceWith({}) },
+        b: { name: 'validation off', start: serviceWith({ REQUEST_VALIDATION: 'off', RESPONSE_VALIDATION: 'off' }) },
+        rounds: profile.abRounds,
+        measure: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, profile.measure),
+        // JIT, pool and plans warmed alike on both sides, by the same fixed number of requests.
+        warmUp: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, { requests: profile.connections * 20 }),
+        log,
+      }),
     };
     notes.push(
       'REQUEST_VALIDATION=off exists for this measurement only: the service refuses it with NODE_ENV=production, and a service without request validation hands unchecked input to its handlers.',
@@ -193,6 +192,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       issue,
       createInvoice,
       validation,
+      sections,
       generateSeconds,
       peakRssMiB,
       pglite,

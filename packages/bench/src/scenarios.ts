@@ -9,6 +9,14 @@ export interface SearchScenario {
   body: InvoiceSearchRequest;
   /** A filter that matches a large share of the rows: its p50 is compared with its raw count(*). */
   broad: boolean;
+  /** Set for a read that is not a search: GET this path (getInvoice of `getInvoiceId`) instead. */
+  getPath?: string;
+  getInvoiceId?: number;
+}
+
+/** getInvoice of one invoice of the bench account, as a scenario beside the searches. */
+export function getInvoiceScenario(invoiceId: number): SearchScenario {
+  return { name: 'getInvoice', body: {}, broad: false, getPath: `/api/v1/invoices/${invoiceId}`, getInvoiceId: invoiceId };
 }
 
 /** The benchmark's caller: the big account, which holds 95 % of the invoices. */

@@ -1,10 +1,12 @@
-// Every search scenario three ways, back to back: through the service, as the same SQL run directly
-// (the database's limit), and through the bare node:http handler (Node's limit).
-import type { Figures, Measure } from './figures.js';
+// Every read scenario three ways, back to back: through the service, as the same SQL run directly
+// (the database's limit), and through the bare node:http handler (Node's limit). The service and the
+// bare handler are measured with their CPU time per request as well as req/s and latency.
+import type { RunningServer } from './child-process.js';
+import { combineFigures, halfOf, withCpu, type Figures, type Measure } from './figures.js';
 import { runHttpLoad } from './http-load.js';
 import { runRawSql } from './raw-sql.js';
 import { benchAccountId, type SearchScenario } from './scenarios.js';
-import { serviceSearchStatements } from './service-sql.js';
+import { serviceGetInvoiceStatement, serviceSearchStatements, type Statement } from './service-sql.js';
 
 export interface SearchRow {
   scenario: SearchScenario;
@@ -14,8 +16,8 @@ export interface SearchRow {
 }
 
 export interface SearchBenchOptions {
-  serviceUrl: string;
-  bareUrl: string;
+  service: RunningServer;
+  bare: RunningServer;
   databaseUrl: string;
   token: string;
   connections: number;
@@ -38,22 +40,37 @@ export async function searchOnce(url: string, token: string, body: unknown, conn
   });
 }
 
+/** One scenario's request (a search, or the GET it names) under load. */
+export function scenarioOnce(url: string, token: string, scenario: SearchScenario, connections: number, measure: Measure): Promise<Figures> {
+  if (scenario.getPath === undefined) return searchOnce(url, token, scenario.body, connections, measure);
+  return runHttpLoad({ url, method: 'GET', path: scenario.getPath, headers: { authorization: `Bearer ${token}` }, connections, measure, expectStatus: 200 });
+}
+
+/** The statements the service runs for the scenario, in its order (a search: page, then count). */
+export async function scenarioStatements(scenario: SearchScenario): Promise<Statement[]> {
+  if (scenario.getInvoiceId !== undefined) return [await serviceGetInvoiceStatement(benchAccountId, scenario.getInvoiceId)];
+  const statements = await serviceSearchStatements(benchAccountId, scenario.body);
+  return [statements.page, statements.count];
+}
+
 export async function benchSearches(scenarios: readonly SearchScenario[], options: SearchBenchOptions): Promise<SearchRow[]> {
   const rows: SearchRow[] = [];
   const warmUp: Measure = { requests: options.connections };
   for (const scenario of scenarios) {
-    options.log(`  search: ${scenario.name}`);
-    const statements = await serviceSearchStatements(benchAccountId, scenario.body);
-    await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, warmUp);
-    const service = await searchOnce(options.serviceUrl, options.token, scenario.body, options.connections, options.measure);
-    const rawSql = await runRawSql([statements.page, statements.count], {
-      url: options.databaseUrl,
-      connections: options.connections,
-      measure: options.measure,
-    });
-    await searchOnce(options.bareUrl, options.token, scenario.body, options.connections, warmUp);
-    const bareNode = await searchOnce(options.bareUrl, options.token, scenario.body, options.connections, options.measure);
-    rows.push({ scenario, service, rawSql, bareNode });
+    options.log(`  ${scenario.getPath === undefined ? 'search' : 'read'}: ${scenario.name}`);
+    const statements = await scenarioStatements(scenario);
+    await scenarioOnce(options.service.url, options.token, scenario, options.connections, warmUp);
+    await scenarioOnce(options.bare.url, options.token, scenario, options.connections, warmUp);
+    // Service and bare handler in two halves each, service-bare-bare-service: the machine's other load
+    // drifts over seconds, and this way both sides meet the same drift (their CPU ratio is the target).
+    const half = halfOf(options.measure);
+    const measure = (server: RunningServer) => withCpu(server, () => scenarioOnce(server.url, options.token, scenario, options.connections, half));
+    const service1 = await measure(options.service);
+    const bare1 = await measure(options.bare);
+    const bare2 = await measure(options.bare);
+    const service2 = await measure(options.service);
+    const rawSql = await runRawSql(statements, { url: options.databaseUrl, connections: options.connections, measure: options.measure });
+    rows.push({ scenario, service: combineFigures([service1, service2]), rawSql, bareNode: combineFigures([bare1, bare2]) });
   }
   return rows;
 }

@@ -7,3 +7,5 @@ export { typeParsers } from '../../server/src/db/type-parsers.js';
 export { mintDevToken } from '@invoice-api/server/dev-token';
 export { parseSearchRequest, searchInvoices } from '../../server/src/search/index.js';
 export { createHandlers } from '../../server/src/operations/index.js';
+export { findInvoice } from '../../server/src/db/invoices.js';
+export type { DatabaseSchema } from '../../server/src/db/schema.js';

@@ -3,7 +3,7 @@
 // SQL loop and the bare handler run these statements, so their figures bound the very same queries.
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
-import { parseSearchRequest, searchInvoices, type Database } from './server-modules.js';
+import { findInvoice, parseSearchRequest, searchInvoices, type Database, type DatabaseSchema } from './server-modules.js';
 
 export interface Statement {
   text: string;
@@ -17,9 +17,9 @@ export interface SearchStatements {
   offset: number;
 }
 
-export function serviceSearchStatements(accountId: number, body: InvoiceSearchRequest): Promise<SearchStatements> {
-  const recorded: Statement[] = [];
-  const recorder = new Kysely<never>({
+/** A Kysely that records every statement it is asked to run into `recorded`, and runs none. */
+function recordingKysely(recorded: Statement[]): Kysely<never> {
+  return new Kysely<never>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => new DummyDriver(),
@@ -30,6 +30,11 @@ export function serviceSearchStatements(accountId: number, body: InvoiceSearchRe
       recorded.push({ text: event.query.sql, values: [...event.query.parameters] });
     },
   });
+}
+
+export function serviceSearchStatements(accountId: number, body: InvoiceSearchRequest): Promise<SearchStatements> {
+  const recorded: Statement[] = [];
+  const recorder = recordingKysely(recorded);
   const database = { engine: 'postgres', db: recorder, ping: async () => true, close: async () => undefined } as unknown as Database;
   const search = parseSearchRequest(body);
   // The dummy driver returns no rows, so the count's executeTakeFirstOrThrow throws after both
@@ -42,4 +47,13 @@ export function serviceSearchStatements(accountId: number, body: InvoiceSearchRe
       if (page === undefined || count === undefined) throw new Error(`Could not capture the service's search SQL (got ${recorded.length} statements)`);
       return { page, count, limit: search.limit, offset: search.offset };
     });
+}
+
+/** The statement getInvoice runs for one invoice (findInvoice). */
+export async function serviceGetInvoiceStatement(accountId: number, invoiceId: number): Promise<Statement> {
+  const recorded: Statement[] = [];
+  await findInvoice(recordingKysely(recorded) as unknown as Kysely<DatabaseSchema>, accountId, invoiceId).catch(() => undefined);
+  const statement = recorded[0];
+  if (statement === undefined) throw new Error("Could not capture getInvoice's SQL");
+  return statement;
 }

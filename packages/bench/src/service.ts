@@ -18,11 +18,16 @@ export interface ServiceOptions {
   devKeyFile: string;
   /** Extra settings, e.g. RESPONSE_VALIDATION=off for the validation-overhead run. */
   env?: Record<string, string>;
+  /** Node options, e.g. `--cpu-prof` (profile-run.ts). */
+  nodeArgs?: readonly string[];
+  /** Another checkout's main.ts (compare-run.ts); default this tree's. */
+  entry?: string;
 }
 
 export function startService(options: ServiceOptions): Promise<RunningServer> {
   return startServer({
-    entry: serviceEntry,
+    entry: options.entry ?? serviceEntry,
+    ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     env: {
       HOST: '127.0.0.1',
       PORT: '0',

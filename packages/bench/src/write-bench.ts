@@ -1,5 +1,7 @@
 // The writes: issuing drafts (each request issues a different one, prepared beforehand in one
-// statement) and creating invoices, through the service.
+// statement) and creating invoices, through the service, each with an Idempotency-Key of its own (the
+// key is claimed and the answer stored in the write's transaction: the path a retrying client takes).
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { DeliveryIssue, InvoiceCreate } from '@invoice-api/contract';
 import type { Figures, Measure } from './figures.js';
@@ -9,6 +11,8 @@ import { benchAccountId } from './scenarios.js';
 export interface DraftPool {
   ids: number[];
   contactId: number;
+  /** The next draft to issue: shared by every run on the pool, so that no draft is issued twice. */
+  next: number;
 }
 
 /** `count` draft deliveries of the bench account, numbered on from its counter like the service would. */
@@ -35,7 +39,7 @@ export async function createDrafts(databaseUrl: string, count: number): Promise<
       [benchAccountId, account.first, account.contact_id, count],
     );
     await client.query('commit');
-    return { ids: inserted.rows.map((row) => Number(row.id)), contactId: Number(account.contact_id) };
+    return { ids: inserted.rows.map((row) => Number(row.id)), contactId: Number(account.contact_id), next: 0 };
   } catch (error) {
     await client.query('rollback');
     throw error;
@@ -57,15 +61,18 @@ export function issueBody(deliveryId: number, contactId: number): DeliveryIssue 
   };
 }
 
+/** Every write carries an Idempotency-Key of its own, as a client that retries safely sends it. */
+const idempotencyKey = (): Record<string, string> => ({ 'idempotency-key': randomUUID() });
+
 export async function benchIssue(serviceUrl: string, token: string, drafts: DraftPool, connections: number, measure: Measure): Promise<Figures> {
-  let next = 0;
   return runHttpLoad({
     url: serviceUrl,
     method: 'POST',
     path: '/2.0/delivery/issue',
     headers: { authorization: `Bearer ${token}` },
     // Past the prepared drafts the ids repeat, and those answers (409) count as errors in the table.
-    nextBody: () => issueBody(drafts.ids[next++ % drafts.ids.length] ?? 0, drafts.contactId),
+    nextBody: () => issueBody(drafts.ids[drafts.next++ % drafts.ids.length] ?? 0, drafts.contactId),
+    nextHeaders: idempotencyKey,
     connections,
     measure,
     expectStatus: 200,
@@ -83,6 +90,7 @@ export async function benchCreateInvoice(serviceUrl: string, token: string, clie
     path: '/api/v1/invoices',
     headers: { authorization: `Bearer ${token}` },
     body: createInvoiceBody(clientId),
+    nextHeaders: idempotencyKey,
     connections,
     measure,
     expectStatus: 201,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { profiles } from '../src/profiles.js';
-import { searchScenarios } from '../src/scenarios.js';
+import { getInvoiceScenario, searchScenarios } from '../src/scenarios.js';
 
 const run = promisify(execFile);
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -28,21 +28,36 @@ describe('pnpm bench -- --smoke', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--smoke', '--drop', '--database', database], {
       cwd: packageDirectory,
       maxBuffer: 10 * 1024 * 1024,
-      timeout: 140_000,
+      timeout: 200_000,
     });
-    for (const scenario of searchScenarios(profiles.smoke)) {
+    for (const scenario of [...searchScenarios(profiles.smoke), getInvoiceScenario(1)]) {
       const cells = row(stdout, scenario.name);
       expect(cells, scenario.name).toBeDefined();
       // req/s, p50, p99 for the service, raw SQL and bare Node, then the two ratios.
       for (const cell of cells!.slice(1, 12)) expect(cell, `${scenario.name}: ${cells!.join(' | ')}`).toMatch(numeric);
       expect(cells![14], scenario.name).toBe('0');
     }
-    for (const name of ['issue delivery (a different draft each)', 'create invoice', 'validation on', 'validation off']) {
+    // The CPU table: the scenario's row again, with the service's and the bare handler's CPU per request.
+    const cpuSection = stdout.slice(stdout.indexOf('## CPU per request'), stdout.indexOf('## Single-client'));
+    for (const scenario of [...searchScenarios(profiles.smoke), getInvoiceScenario(1)]) {
+      const cells = row(cpuSection, scenario.name);
+      expect(cells, `CPU row of ${scenario.name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 4)) expect(cell, `CPU of ${scenario.name}`).toMatch(numeric);
+    }
+    for (const name of ['issue delivery (a different draft each)', 'create invoice']) {
       const cells = row(stdout, name);
       expect(cells, name).toBeDefined();
-      for (const cell of cells!.slice(1, 4)) expect(cell, name).toMatch(numeric);
+      for (const cell of [...cells!.slice(1, 4), cells![6]!]) expect(cell, name).toMatch(numeric);
       expect(cells![5], name).toBe('0');
     }
+    // The interleaved A/B: median (range) per side.
+    for (const name of ['validation on', 'validation off']) {
+      const cells = row(stdout, name);
+      expect(cells, name).toBeDefined();
+      for (const cell of cells!.slice(1, 4)) expect(cell, name).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
+      expect(cells![5], name).toBe('0');
+    }
+    expect(stdout).toMatch(/Throughput, validation on \/ validation off: (no measurable difference|[\d.]+x \(range)/);
     expect(stdout).toMatch(/RAISED RATE LIMITS/);
     expect(stdout).toMatch(/\| pnpm generate \(--force\) < 5 s +\| [\d.]+ s/);
     expect(stdout).toMatch(/\| service peak RSS \(VmHWM\) +\| [\d,.]+ MiB/);

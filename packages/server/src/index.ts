@@ -2,7 +2,7 @@
 // read the configuration. Development tokens have their own entry: `@invoice-api/server/dev-token`.
 export { createApp, type AppOptions } from './app.js';
 export { BODY_LIMIT_BYTES, ConfigError, DEV_TOKEN_AUDIENCE, DEV_TOKEN_ISSUER, loadConfig, type Config } from './config.js';
-export { createLogger } from './runtime/logger.js';
+export { createLogger, flushLogs } from './runtime/logger.js';
 export { memoryStores, redisStores, type RateLimitStoreFactory } from './http/rate-limit.js';
 export { createRedisClient } from './runtime/redis.js';
 export { startServer, type RunningServer } from './runtime/server.js';

@@ -10,7 +10,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirectoryInUseError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
-import { createLogger } from './runtime/logger.js';
+import { exitOnCrash } from './runtime/crash.js';
+import { createLogger, flushLogs } from './runtime/logger.js';
 import { redisStores } from './http/rate-limit.js';
 import { docsPath } from './http/security-headers.js';
 import { specPath } from './http/outside-api.js';
@@ -68,6 +69,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       },
       'listening',
     );
+    // Whoever started the process may be waiting for that line: out of the log buffer at once.
+    flushLogs(logger);
 
     let stopped: Promise<void> | undefined;
     const runningMetrics = metricsServer;
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel, config.logFormat);
+  exitOnCrash(logger);
   let service: RunningService;
   try {
     service = await startService(config, logger);
@@ -125,16 +129,19 @@ async function main(): Promise<void> {
     // The grace period covers requests in flight; closing the database and Redis gets one more second.
     const force = setTimeout(() => {
       logger.error('shutdown took too long: exiting anyway');
+      flushLogs(logger);
       process.exit(1);
     }, config.timeouts.shutdownMs + 1_000);
     force.unref();
     service.stop().then(
       () => {
         logger.info('stopped');
+        flushLogs(logger);
         process.exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
+        flushLogs(logger);
         process.exit(1);
       },
     );

@@ -30,11 +30,26 @@ export function parseDate(text: string): string {
 
 const timestampPattern = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?$/;
 
+/** What the service's sessions (TimeZone=UTC) send: `2026-03-01 09:30:00.123456+00`, fraction optional. */
+const utcTimestampPattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\+00$/;
+
 /**
  * timestamptz (and timestamp, read as UTC) to `2026-03-01T09:30:00.000Z`. The server writes
  * `2026-03-01 09:30:00.123+00` in the session time zone; seconds offsets of historic zones included.
+ * Every row of a page carries two timestamps, so the UTC text the service's sessions produce is
+ * rewritten by slicing (the same result as the Date round trip below, which the tests compare);
+ * anything else takes the general path.
  */
 export function parseTimestamp(text: string): string {
+  if (utcTimestampPattern.test(text)) {
+    // Milliseconds: the first three fraction digits (Date truncates the same way), zero-padded.
+    const fraction = text.length > 22 ? `${text.slice(20, text.length - 3)}00`.slice(0, 3) : '000';
+    return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
+  }
+  return parseTimestampText(text);
+}
+
+function parseTimestampText(text: string): string {
   const match = timestampPattern.exec(text);
   if (!match) throw new RangeError(`Unexpected timestamp text ${JSON.stringify(text)}`);
   const [, date, time, offsetHours, offsetMinutes, offsetSeconds] = match;

@@ -14,6 +14,7 @@ import type { Caller } from '../context.js';
 import { DEV_KEY_ALGORITHM, loadOrCreateDevKey } from '../dev/dev-key.js';
 import { HttpError } from './http-error.js';
 import type { OperationEntry } from './locals.js';
+import { cachingVerifier, type VerifiedToken } from './token-cache.js';
 
 /** Asymmetric signature algorithms a production authorization server may use. */
 const jwksAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -21,6 +22,10 @@ const clockToleranceSeconds = 30;
 /** RFC 9068 says `at+jwt`; plain `JWT` is what many servers still send. Compared case-insensitively. */
 const acceptedTypes = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 const maxAccountId = 2_147_483_647;
+/** Verified tokens remembered (token-cache.ts): a few MiB at most, far more clients than one instance serves. */
+const tokenCacheEntries = 10_000;
+/** jose's JWKS cache keeps a key this long too (cacheMaxAge): a withdrawn key stops working within it. */
+const tokenCacheMaxAgeMs = 10 * 60_000;
 
 /** The protection space named in every Bearer challenge. */
 export const authRealm = 'invoice-api';
@@ -54,20 +59,20 @@ export async function createTokenVerifier(config: AuthConfig): Promise<TokenVeri
   }
   const verifyOptions = { algorithms, issuer: config.issuer, audience: config.audience, clockTolerance: clockToleranceSeconds, requiredClaims: ['exp'] };
 
-  return {
-    async verify(token) {
-      let payload: JWTPayload;
-      try {
-        const verified = typeof key === 'function' ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
-        if (!acceptedTypes.has(String(verified.protectedHeader.typ ?? '').toLowerCase())) throw invalidToken('malformed');
-        payload = verified.payload;
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        throw invalidToken(failureOf(error));
-      }
-      return callerFrom(payload);
-    },
+  const verifyToken = async (token: string): Promise<VerifiedToken> => {
+    let payload: JWTPayload;
+    try {
+      const verified = typeof key === 'function' ? await jwtVerify(token, key, verifyOptions) : await jwtVerify(token, key, verifyOptions);
+      if (!acceptedTypes.has(String(verified.protectedHeader.typ ?? '').toLowerCase())) throw invalidToken('malformed');
+      payload = verified.payload;
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw invalidToken(failureOf(error));
+    }
+    // `exp` is required (requiredClaims) and was checked to be a number by jwtVerify.
+    return { caller: callerFrom(payload), expiresAtMs: Number(payload.exp) * 1000 };
   };
+  return { verify: cachingVerifier(verifyToken, { maxEntries: tokenCacheEntries, maxAgeMs: tokenCacheMaxAgeMs }) };
 }
 
 function callerFrom(payload: JWTPayload): Caller {

@@ -25,6 +25,22 @@ describe('type parsers', () => {
     expect(parseTimestamp(text)).toBe(iso);
   });
 
+  it('reads the UTC text of the service sessions exactly as the general path does (fraction of 0 to 6 digits)', () => {
+    let seed = 12345;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let sample = 0; sample < 2_000; sample += 1) {
+      const iso = new Date(Math.floor(random() * 8_000_000_000_000) - 1_000_000_000_000).toISOString();
+      const digits = Math.floor(random() * 7);
+      const fraction = `${iso.slice(20, 23)}${String(Math.floor(random() * 1000)).padStart(3, '0')}`.slice(0, digits).replace(/0+$/, '');
+      const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`}+00`;
+      // `+00:00` is the same instant, written so that only the general path reads it.
+      expect(parseTimestamp(text), text).toBe(parseTimestamp(text.replace(/\+00$/, '+00:00')));
+    }
+  });
+
   it('refuses timestamp text it does not understand', () => {
     expect(() => parseTimestamp('infinity')).toThrow(RangeError);
   });

@@ -1,7 +1,9 @@
 // The validators are compiled before the service listens: no request, the first of each operation and
 // Content-Type included, makes express-openapi-validator compile a schema (a compilation blocks the
 // event loop for hundreds of milliseconds; a SIGTERM in such a stall reset requests already sent).
-// Ajv's addSchema is where every lazy compilation of the validator starts: it is counted here.
+// Ajv's addSchema is where every lazy compilation of the validator starts, and _compileSchemaEnv is
+// where every compilation happens (addSchema's lazy one, compile(), a getSchema of an uncompiled
+// schema): both are counted here, after the service listens.
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
@@ -11,10 +13,15 @@ import { stubHandlers } from './support/handlers.js';
 import { startTestService, token, type TestService } from './support/service.js';
 
 /** Ajv's class as express-openapi-validator loads it (its own dependency, the same module instance). */
-function validatorsAjv(): { prototype: { addSchema: (...args: unknown[]) => unknown } } {
+interface AjvPrototype {
+  addSchema: (...args: unknown[]) => unknown;
+  _compileSchemaEnv: (...args: unknown[]) => unknown;
+}
+
+function validatorsAjv(): { prototype: AjvPrototype } {
   const fromServer = createRequire(import.meta.url);
   const fromValidator = createRequire(fromServer.resolve('express-openapi-validator'));
-  return (fromValidator('ajv/dist/core') as { default: { prototype: { addSchema: (...args: unknown[]) => unknown } } }).default;
+  return (fromValidator('ajv/dist/core') as { default: { prototype: AjvPrototype } }).default;
 }
 
 /** The list operations answer empty lists; every other operation finds nothing (404, not a 500). */
@@ -37,7 +44,9 @@ describe('validator warm-up', () => {
   const database = useTestDatabase('postgres', { name: 'http_warm_up' });
   const ajv = validatorsAjv();
   const original = ajv.prototype.addSchema;
+  const originalCompile = ajv.prototype._compileSchemaEnv;
   const added: string[] = [];
+  let compiled = 0;
   const services: TestService[] = [];
   let bearer: string;
 
@@ -46,13 +55,19 @@ describe('validator warm-up', () => {
       if (typeof args[1] === 'string') added.push(args[1]);
       return original.apply(this, args);
     };
+    ajv.prototype._compileSchemaEnv = function (this: unknown, ...args: unknown[]) {
+      compiled += 1;
+      return originalCompile.apply(this, args);
+    };
     bearer = await token();
   });
   afterEach(() => {
     added.length = 0;
+    compiled = 0;
   });
   afterAll(async () => {
     ajv.prototype.addSchema = original;
+    ajv.prototype._compileSchemaEnv = originalCompile;
     await Promise.all(services.map((service) => service.close()));
   });
 
@@ -73,16 +88,21 @@ describe('validator warm-up', () => {
     const compiledAtStart = added.length;
     // Request and response validators of every operation (14 operations, several statuses each).
     expect(compiledAtStart).toBeGreaterThan(2 * warmUpRequests().length);
+    expect(compiled).toBeGreaterThan(0);
     added.length = 0;
+    compiled = 0;
     await sendEveryShape(service.url);
-    expect(added, 'schemas compiled by requests after the start').toEqual([]);
+    expect(added, 'schemas added by requests after the start').toEqual([]);
+    expect(compiled, 'schemas compiled by requests after the start').toBe(0);
   });
 
   it('(the same requests compile lazily without the warm-up: what the test above guards)', async () => {
     const service = await startTestService({ database: database(), handlers, warmUp: false });
     services.push(service);
     added.length = 0;
+    compiled = 0;
     await sendEveryShape(service.url);
     expect(added.length).toBeGreaterThan(warmUpRequests().length);
+    expect(compiled).toBeGreaterThan(warmUpRequests().length);
   });
 });

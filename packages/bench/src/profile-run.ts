@@ -1,0 +1,100 @@
+// `pnpm bench -- --profile [scenario]`: the service (packages/server/src/main.ts, as the benchmark
+// starts it: validation on, logging at info, rate limits in the path) under one scenario with
+// `node --cpu-prof`, on the quick data set unless --full is given. Prints the CPU per request from
+// /proc and the profile's top functions and packages, counted over the load only (start-up and the
+// warm-up are left out by their timestamps).
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchInvoiceId } from './bench-invoice.js';
+import { monotonicMicroseconds, mainThreadProfile, renderProfileSummary, summariseProfile } from './cpu-profile.js';
+import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
+import { prepareDataset } from './dataset/prepare.js';
+import { withCpu, type Figures, type Measure } from './figures.js';
+import type { Profile } from './profiles.js';
+import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
+import { scenarioOnce } from './search-bench.js';
+import { mintDevToken, openDatabase } from './server-modules.js';
+import { startService } from './service.js';
+import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
+
+export interface ProfileRunOptions {
+  profile: Profile;
+  postgresServerUrl: string;
+  databaseName: string;
+  /** A search scenario's name, `getInvoice`, `issue` or `create`. */
+  scenario: string;
+  seconds: number;
+  /** Where the .cpuprofile goes (kept: open it in Chrome DevTools or speedscope). */
+  outputDirectory: string;
+  log: (line: string) => void;
+}
+
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const defaultProfileDirectory = join(repositoryRoot, '.data', 'bench-profiles');
+
+export async function runProfile(options: ProfileRunOptions): Promise<string> {
+  const { profile, log } = options;
+  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
+  await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
+  const database = await openDatabase({ url });
+  try {
+    await prepareDataset(database, profile.postgres, log);
+  } finally {
+    await database.close();
+  }
+  const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-profile-'));
+  await mkdir(options.outputDirectory, { recursive: true });
+  const profileDirectory = await mkdtemp(join(options.outputDirectory, 'run-'));
+  try {
+    const devKeyFile = join(keyDirectory, 'dev-key.json');
+    const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
+    const scenarios = [...searchScenarios(profile), getInvoiceScenario(await benchInvoiceId(url))];
+    const load = await loadFor(options.scenario, scenarios, url, token, profile.connections);
+    const service = await startService({ databaseUrl: url, devKeyFile, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDirectory] });
+    let figures: Figures;
+    let startUs: number;
+    let endUs: number;
+    try {
+      log(`profiling '${options.scenario}': ${options.seconds} s of load after a 2 s warm-up`);
+      await load(service.url, { seconds: 2 });
+      startUs = monotonicMicroseconds();
+      figures = await withCpu(service, () => load(service.url, { seconds: options.seconds }));
+      endUs = monotonicMicroseconds();
+    } finally {
+      await service.stop();
+    }
+    const summary = await summariseProfile(await mainThreadProfile(profileDirectory), { startUs, endUs });
+    return [
+      `# CPU profile of the service: '${options.scenario}', ${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections, ${options.seconds} s`,
+      '',
+      `${figures.requests} requests, ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.errors} errors; ` +
+        `process CPU (all threads, /proc) ${(figures.cpuMsPerRequest ?? Number.NaN).toFixed(3)} ms per request.`,
+      '',
+      renderProfileSummary(summary, figures.requests),
+    ].join('\n');
+  } finally {
+    await rm(keyDirectory, { recursive: true, force: true });
+  }
+}
+
+type Load = (serviceUrl: string, measure: Measure) => Promise<Figures>;
+
+async function loadFor(name: string, scenarios: ReturnType<typeof searchScenarios>, url: string, token: string, connections: number): Promise<Load> {
+  if (name === 'issue') {
+    // Enough drafts for the warm-up and the load at well above the issue rate.
+    const drafts = await createDrafts(url, 20_000);
+    return (serviceUrl, measure) => benchIssue(serviceUrl, token, drafts, connections, measure);
+  }
+  if (name === 'create') {
+    const drafts = await createDrafts(url, 1);
+    return (serviceUrl, measure) => benchCreateInvoice(serviceUrl, token, drafts.contactId, connections, measure);
+  }
+  const scenario = scenarios.find((candidate) => candidate.name === name);
+  if (scenario === undefined) {
+    throw new Error(`Unknown scenario '${name}'; one of: ${[...scenarios.map((candidate) => `'${candidate.name}'`), "'issue'", "'create'"].join(', ')}`);
+  }
+  return (serviceUrl, measure) => scenarioOnce(serviceUrl, token, scenario, connections, measure);
+}

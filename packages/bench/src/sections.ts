@@ -1,0 +1,35 @@
+// Further measurements that report in their own section with their own targets (the cursor deep page,
+// the worst-case `in` lists, ...): each is one function here, run against the started service after
+// the searches, and printed after the single-client checks. Adding one is adding it to the list.
+import type { RunningServer } from './child-process.js';
+import type { Profile } from './profiles.js';
+
+export interface SectionContext {
+  profile: Profile;
+  /** The benchmark database (PostgreSQL) the service runs on. */
+  databaseUrl: string;
+  /** The service under test (rate limits raised), and a token of the bench account with every scope. */
+  service: RunningServer;
+  token: string;
+  /** The development key file the service verifies tokens with (to start further services). */
+  devKeyFile: string;
+  log: (line: string) => void;
+}
+
+export interface SectionTarget {
+  target: string;
+  measured: string;
+  /** undefined: reported, not a target (printed "n/a"). */
+  met: boolean | undefined;
+}
+
+export interface ReportSection {
+  title: string;
+  /** Markdown: tables and sentences, printed as is under the title. */
+  body: string;
+  targets: SectionTarget[];
+}
+
+export type SectionBench = (context: SectionContext) => Promise<ReportSection>;
+
+export const extraSections: SectionBench[] = [];
