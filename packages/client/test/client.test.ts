@@ -2,20 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { operationTable, type OperationId } from '@invoice-api/contract';
 import { ApiCallError, UnexpectedResponseError, createApiClient, expectOk, isSafeOperation } from '../src/index.js';
 import { errorBody, scriptedFetch } from './fake-fetch.js';
+import { sampleDelivery } from './sample-answers.js';
 
 const baseUrl = 'http://api.test';
 const page = { data: [], pagination: { total: 0, limit: 50, offset: 0, has_more: false } };
-const delivery = {
-  id: 7,
-  delivery_nr: 'LS-000007',
-  contact_id: 2,
-  delivery_date: '2026-11-21',
-  status: 'issued',
-  total_amount: 10,
-  items: [{ id: 1, item_id: 3, quantity: 1, unit_price: 10, total: 10 }],
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: '2026-11-21T10:00:00.000Z',
-};
+const delivery = sampleDelivery;
 const issueBody = { delivery_id: 7, contact_id: 2, items: [{ item_id: 3, quantity: 1, unit_price: 10 }] };
 
 /** Records the delays asked for instead of waiting. */

@@ -5,32 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { operationTable, type OperationId } from '@invoice-api/contract';
 import { NetworkError, createApiClient, type ApiClient } from '../src/index.js';
 import { errorBody, networkFailure, scriptedFetch } from './fake-fetch.js';
+import { sampleDelivery, sampleInvoice } from './sample-answers.js';
 
 const baseUrl = 'http://api.test';
-const invoice = {
-  id: 5,
-  invoice_number: 'INV-000005',
-  client_id: 1,
-  client_name: 'Acme',
-  amount: 10,
-  currency: 'CHF',
-  status: 'draft',
-  due_date: '2026-12-31',
-  description: null,
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: '2026-11-21T10:00:00.000Z',
-};
-const delivery = {
-  id: 7,
-  delivery_nr: 'LS-000007',
-  contact_id: 2,
-  delivery_date: '2026-11-21',
-  status: 'issued',
-  total_amount: 10,
-  items: [{ id: 1, item_id: 3, quantity: 1, unit_price: 10, total: 10 }],
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: '2026-11-21T10:00:00.000Z',
-};
+const invoice = sampleInvoice;
+const delivery = sampleDelivery;
 const unavailable = { status: 503, body: errorBody('service_unavailable'), headers: { 'Retry-After': '1' } };
 
 function recordingSleep() {

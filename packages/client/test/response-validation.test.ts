@@ -10,21 +10,10 @@ import { ResponseValidationError, createApiClient } from '../src/index.js';
 import { responseFormats } from '../src/response-formats.js';
 import { jsonPath, responseCheck } from '../src/response-validation.js';
 import { errorBody, scriptedFetch } from './fake-fetch.js';
+import { sampleInvoice } from './sample-answers.js';
 
 const baseUrl = 'http://api.test';
-const invoice = {
-  id: 5,
-  invoice_number: 'INV-000005',
-  client_id: 1,
-  client_name: 'Acme',
-  amount: 10.5,
-  currency: 'CHF',
-  status: 'draft',
-  due_date: '2026-12-31',
-  description: '',
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: '2026-11-21T10:00:00.000Z',
-};
+const invoice = { ...sampleInvoice, description: '', amount: 10.5 };
 const page = { data: [invoice], pagination: { total: 1, limit: 50, offset: 0, has_more: false } };
 
 function validatingClient(...answers: Parameters<typeof scriptedFetch>) {

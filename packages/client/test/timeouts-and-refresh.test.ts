@@ -4,22 +4,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, RequestTimeoutError, createApiClient, defaultTimeoutMs } from '../src/index.js';
 import { errorBody, hang, scriptedFetch } from './fake-fetch.js';
+import { sampleInvoice } from './sample-answers.js';
 
 const baseUrl = 'http://api.test';
 const users = { users: [] };
-const invoice = {
-  id: 5,
-  invoice_number: 'INV-000005',
-  client_id: 1,
-  client_name: 'Acme',
-  amount: 10,
-  currency: 'CHF',
-  status: 'draft',
-  due_date: '2026-12-31',
-  description: '',
-  created_at: '2026-11-21T10:00:00.000Z',
-  updated_at: '2026-11-21T10:00:00.000Z',
-};
+const invoice = { ...sampleInvoice, description: '' };
 const createBody = { client_id: 1, amount: 10, currency: 'CHF', due_date: '2026-12-31' };
 const unauthorized = {
   status: 401,

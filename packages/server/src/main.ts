@@ -2,8 +2,6 @@
 // demo data), connect Redis when configured, serve the metrics on their own port when configured,
 // listen, and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
 // `startService` is the same sequence for callers that run the service in-process (contract tests).
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -11,6 +9,7 @@ import { DataDirectoryInUseError, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
 import { exitOnCrash } from './runtime/crash.js';
+import { isEntryPoint } from './runtime/entry-point.js';
 import { createLogger, flushLogs } from './runtime/logger.js';
 import { redisStores } from './http/rate-limit.js';
 import { docsPath } from './http/security-headers.js';
@@ -155,15 +154,4 @@ function firstLine(error: unknown): string {
   return text.split('\n')[0] ?? text;
 }
 
-/** True when this file is the program (`tsx src/main.ts`), not an import. */
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) await main();
+if (isEntryPoint(import.meta.url)) await main();

@@ -2,12 +2,12 @@
 // an in-memory database with a deterministic fixture, for frontend flows (a create found by the next
 // search, an issued delivery that stays issued). Prints the address, a development token and
 // ready-to-paste calls; Ctrl-C stops it. Exit codes: 2 for a bad argument or setting, 1 for a failed start.
-import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { mintDevToken } from '../dev/token.js';
-import { createLogger } from '../runtime/logger.js';
+import { exitOnCrash } from '../runtime/crash.js';
+import { isEntryPoint } from '../runtime/entry-point.js';
+import { createLogger, flushLogs } from '../runtime/logger.js';
 import { describeStartupFailure } from '../runtime/startup-failure.js';
 import { resetPath } from './mock-routes.js';
 import { defaultFixture, startStatefulMock, type FixtureOptions, type RunningStatefulMock } from './stateful-mock.js';
@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel, config.logFormat);
+  // Logs are buffered (runtime/logger.ts): a crash or a stop writes out the last lines before exiting.
+  exitOnCrash(logger);
   let mock: RunningStatefulMock;
   try {
     mock = await startStatefulMock({ config, logger, fixture: args.fixture });
@@ -134,24 +136,17 @@ async function main(): Promise<void> {
   process.stdout.write(banner(mock, token));
 
   const shutdown = (): void => {
+    const exit = (code: number): never => {
+      flushLogs(logger);
+      process.exit(code);
+    };
     mock.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => exit(0),
+      () => exit(1),
     );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 }
 
-/** True when this file is the program, not an import (tests import the parsing). */
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) await main();
+if (isEntryPoint(import.meta.url)) await main();
