@@ -121,8 +121,7 @@ describe('lint', () => {
     [
       'a deprecated property without its dates',
       'components/schemas/InvoiceSearchRequest.yaml',
-      (s: string) =>
-        s.replace('    description: Number of matching invoices to skip.\n', '    description: Number of matching invoices to skip.\n    deprecated: true\n'),
+      (s: string) => s.replace('\n  offset:\n', '\n  offset:\n    deprecated: true\n'),
       'rule/deprecation-dates-schema',
     ],
   ])('fails on %s', (_what, file, edit, rule) => {
