@@ -1,12 +1,16 @@
 // The HTTP server around the app: timeouts against slow clients, the URL it actually listens on (for
-// PORT=0), and a graceful close that resets no request a client has sent: stop accepting at once, from
-// then on answer every request with `Connection: close`, let idle keep-alive connections run out their
-// advertised keep-alive timeout, and cut whatever is left when the grace period ends.
+// PORT=0), and a graceful close that resets no request a client has sent: from the close on, answer
+// every request with `Connection: close`, stop accepting once the listen backlog is drained, let idle
+// keep-alive connections run out their advertised keep-alive timeout, and cut whatever is left when
+// the grace period ends.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config.js';
 import { listen } from './listen.js';
+
+/** How long a closing server keeps accepting, for the connections already in its listen backlog. */
+const drainWindowMs = 250;
 
 export interface RunningServer {
   server: Server;
@@ -31,10 +35,26 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
 
   const inFlight = new Set<ServerResponse<IncomingMessage>>();
   let closing = false;
+  // Settled when the listener has closed; until then, answers that say `Connection: close` wait for it.
+  let listenerClosed: (() => void) | undefined;
+  const whenListenerClosed = new Promise<void>((resolve) => (listenerClosed = resolve));
+  let listening = true;
+  const sayClose = (res: ServerResponse<IncomingMessage>): void => {
+    if (res.headersSent) return;
+    res.setHeader('Connection', 'close');
+    if (!listening) return;
+    // Node's end() fully uncorks the socket, so the answer is held back here instead: its last write
+    // waits for the listener to close.
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse<IncomingMessage>;
+    res.end = ((...args: unknown[]) => {
+      void whenListenerClosed.then(() => end(...args));
+      return res;
+    }) as typeof res.end;
+  };
   // Ahead of the app's own listener, so that the header is set before an answer could have been sent.
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse<IncomingMessage>) => {
     inFlight.add(res);
-    if (closing) res.setHeader('Connection', 'close');
+    if (closing) sayClose(res);
     res.once('close', () => inFlight.delete(res));
   });
 
@@ -47,23 +67,34 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
     close(graceMs) {
       closed ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
-        // The listener closes first and at once, before any answer can say `Connection: close`: a
-        // keep-alive client told to go then reconnects to a closed port and is refused (nothing sent,
-        // safe to retry elsewhere) instead of landing in the listen backlog just as it closes and being
-        // reset after sending. net.Server's close only stops accepting; http.Server's would also close
-        // idle connections, racing a client that is reusing one right then.
-        NetServer.prototype.close.call(server, () => {
-          clearTimeout(force);
-          // Now http.Server's own close only stops its connection-checking timer (and reports, as
-          // expected, that the server is no longer running).
-          server.close(() => resolve());
-        });
+        // From now on every answer says `Connection: close`, and the server closes its connection once
+        // it is written. An idle connection is left alone: its client may be sending on it right now,
+        // and it closes at the keep-alive timeout its last answer advertised (`Keep-Alive: timeout=…`),
+        // which clients honour with a margin.
         closing = true;
-        // Every answer from now on tells its client that this connection ends with it; the server closes
-        // the connection once such an answer is written. An idle connection is left alone: its client may
-        // be sending on it right now, and it closes at the keep-alive timeout its last answer advertised
-        // (`Keep-Alive: timeout=…`), which clients honour with a margin.
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        for (const res of inFlight) sayClose(res);
+        // The listener stays open for a short window, then closes in a check phase, right after a poll
+        // phase accepted what was waiting: connections in the kernel's listen backlog (a busy server has
+        // some, their requests already sent) would be reset by the close. Until it closes, answers that say
+        // `Connection: close` are held back (their end waits): a client told to go could otherwise
+        // reconnect into the backlog just as the listener closes and be reset after sending; once the
+        // listener is closed it is refused instead, with nothing sent, safe to retry elsewhere.
+        setTimeout(
+          () =>
+            setImmediate(() => {
+              // net.Server's close only stops accepting; http.Server's would also close idle connections,
+              // racing a client that is reusing one right then.
+              NetServer.prototype.close.call(server, () => {
+                clearTimeout(force);
+                // Now http.Server's own close only stops its connection-checking timer (and reports, as
+                // expected, that the server is no longer running).
+                server.close(() => resolve());
+              });
+              listening = false;
+              listenerClosed?.();
+            }),
+          Math.min(drainWindowMs, graceMs),
+        );
       });
       return closed;
     },
