@@ -58,7 +58,7 @@ describe('deprecation in the operation table', () => {
     expect(paths['/api/v1/users']?.get.description).toMatch(/\*\*Deprecated\*\* since 2026-11-01\. \*\*Sunset: 2027-06-30\*\*/);
     const property = published.components.schemas.InvoiceSearchRequest?.properties?.offset ?? {};
     expect(ownDescription).not.toBe('');
-    expect(property.description?.startsWith(`${ownDescription}\n\n**Deprecated** since 2026-12-01. **Sunset: 2027-09-30**`)).toBe(true);
+    expect(String(property.description).startsWith(`${ownDescription}\n\n**Deprecated** since 2026-12-01. **Sunset: 2027-09-30**`)).toBe(true);
     expect(property.deprecated).toBe(true);
     expect(Object.keys(property).filter((key) => key.startsWith('x-'))).toEqual([]);
   });
