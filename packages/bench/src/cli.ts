@@ -3,7 +3,8 @@
 // `--output FILE` also writes the report to FILE. BENCH_POSTGRES_URL names the PostgreSQL server.
 // `--profile [SCENARIO]` profiles the service under one scenario instead (profile-run.ts; default
 // 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`
-// runs this checkout's service against DIR's in interleaved rounds (compare-run.ts).
+// runs this checkout's service against DIR's in interleaved rounds (compare-run.ts); with it, `--seconds N`
+// sets each round's length and `--rounds N` the rounds per side.
 import { writeFile } from 'node:fs/promises';
 import { runCompare } from './compare-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
@@ -18,6 +19,10 @@ interface CliOptions {
   /** Set: profile this scenario instead of running the benchmark. */
   cpuProfile: string | undefined;
   seconds: number;
+  /** --seconds was given: with --compare, each round lasts that long instead of the profile's measure. */
+  secondsGiven: boolean;
+  /** With --compare: rounds per side instead of the profile's (more rounds narrow the ranges on a busy machine). */
+  rounds: number | undefined;
   /** Set: compare this checkout's service with the one in this directory instead. */
   compare: string | undefined;
 }
@@ -30,6 +35,8 @@ function parseArguments(argv: readonly string[]): CliOptions {
     databaseName: undefined,
     cpuProfile: undefined,
     seconds: 15,
+    secondsGiven: false,
+    rounds: undefined,
     compare: undefined,
   };
   for (let index = 0; index < argv.length; index += 1) {
@@ -42,17 +49,22 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--drop') options.dropDatabaseAfter = true;
     else if (argument === '--output') options.output = argv[++index];
     else if (argument === '--database') options.databaseName = argv[++index];
-    else if (argument === '--seconds') options.seconds = Number(argv[++index]);
+    else if (argument === '--seconds') {
+      options.seconds = Number(argv[++index]);
+      options.secondsGiven = true;
+    } else if (argument === '--rounds') options.rounds = Number(argv[++index]);
     else if (argument === '--compare') options.compare = argv[++index];
     else if (argument === '--profile') {
       const next = argv[index + 1];
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
       throw new Error(
-        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR`,
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N]`,
       );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
+  if (options.rounds !== undefined && !(Number.isInteger(options.rounds) && options.rounds >= 1))
+    throw new Error('--rounds takes a whole number of at least 1');
   return options;
 }
 
@@ -69,7 +81,12 @@ const log = (line: string): void => {
 };
 let report: string;
 if (options.compare !== undefined) {
-  const profile = profiles[options.profile ?? 'quick'];
+  const base = profiles[options.profile ?? 'quick'];
+  const profile = {
+    ...base,
+    ...(options.secondsGiven ? { measure: { seconds: options.seconds } } : {}),
+    ...(options.rounds === undefined ? {} : { abRounds: options.rounds }),
+  };
   report = await runCompare({
     profile,
     postgresServerUrl,

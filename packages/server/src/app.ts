@@ -18,7 +18,7 @@ import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { requireJsonObjectBody } from './http/json-object-body.js';
-import { httpLogging } from './http/logging.js';
+import { httpLogging, requestLogger } from './http/logging.js';
 import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
 import { checkPathParams } from './http/path-ids.js';
@@ -28,6 +28,7 @@ import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rat
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
+import { sequence } from './http/sequence.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
 import { idempotency, idempotencyKeyFormat } from './idempotency/index.js';
@@ -76,44 +77,57 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // checks what this parser produces.
   app.set('query parser', 'simple');
 
-  if (options.metrics !== undefined) app.use(httpMetrics(options.metrics));
-  app.use(requestId());
-  app.use(httpLogging(logger));
-  app.use(securityHeaders());
+  // Every request, the answers outside the API included: metrics, request id, its log line, security
+  // headers, CORS, and the development routes of the stateful mock.
   const cors = options.crossOrigin ?? crossOrigin(config.corsOrigins);
-  if (cors !== undefined) app.use(cors);
-  if (options.beforeApi !== undefined) app.use(options.beforeApi);
+  app.use(
+    sequence([
+      ...(options.metrics === undefined ? [] : [httpMetrics(options.metrics)]),
+      requestId(),
+      httpLogging(logger),
+      securityHeaders(),
+      ...(cors === undefined ? [] : [cors]),
+      ...(options.beforeApi === undefined ? [] : [options.beforeApi]),
+    ]),
+  );
 
   app.use(outsideApiRoutes());
 
-  // The one match of method and path: every later step reads the operation's generated entry from it.
-  app.use(operationResolver());
-  app.use(authenticate(verifier));
-  app.use(rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger, options.metrics?.rateLimitRefused));
-  app.use(requireScopes());
-  app.use(jsonBody());
-  app.use(boundedBody());
-  // Path ids as written (`1e3` is not 1000): the validator would coerce them.
-  app.use(checkPathParams());
-  // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
-  app.use(requireJsonObjectBody());
-  // Deprecation, Sunset and Link on answers to requests that use something the spec deprecates.
-  app.use(deprecationHeaders());
-  app.use(idempotencyKeyFormat());
-  app.use(validators);
-  app.use(rejectNulCharacters());
-  app.use(ifMatchCondition());
-  // Last before the handler: a replayed answer comes from a request that passed every check above.
-  app.use(idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }));
   app.use(
-    operationRouter(handlers, (req, res) => ({
-      caller: res.locals.caller,
-      db: database,
-      log: req.log,
-      requestId: res.locals.requestId,
-      idempotency: res.locals.idempotency,
-      ifMatch: res.locals.ifMatch,
-    })),
+    sequence([
+      // The one match of method and path: every later step reads the operation's generated entry from it.
+      operationResolver(),
+      authenticate(verifier),
+      rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger, options.metrics?.rateLimitRefused),
+      requireScopes(),
+      jsonBody(),
+      boundedBody(),
+      // Path ids as written (`1e3` is not 1000): the validator would coerce them.
+      checkPathParams(),
+      // `"text"`, `42`, `[1]`: valid JSON, but not the object the operation takes.
+      requireJsonObjectBody(),
+      // Deprecation, Sunset and Link on answers to requests that use something the spec deprecates.
+      deprecationHeaders(),
+      idempotencyKeyFormat(),
+      ...validators,
+      rejectNulCharacters(),
+      ifMatchCondition(),
+      // Last before the handler: a replayed answer comes from a request that passed every check above.
+      idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }),
+      operationRouter(handlers, (_req, res) => {
+        const log = requestLogger(logger, res.locals.requestId);
+        return {
+          caller: res.locals.caller,
+          db: database,
+          get log() {
+            return log();
+          },
+          requestId: res.locals.requestId,
+          idempotency: res.locals.idempotency,
+          ifMatch: res.locals.ifMatch,
+        };
+      }),
+    ]),
   );
   app.use(errorMapper());
   return app;

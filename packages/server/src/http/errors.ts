@@ -3,7 +3,6 @@
 // `{error, message, details?}` with the right status and headers. Unexpected failures are logged with
 // the request id and answered without stack or SQL.
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import 'pino-http';
 import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
@@ -22,11 +21,11 @@ export function errorMapper(): ErrorRequestHandler {
       return;
     }
     const mapped = toApiError(error, req, res);
-    // pino-http logs the request line with `res.err` (and the request id): the cause, stack and all,
+    // The request's log line (logging.ts) carries `failure` and the request id: the cause, stack and all,
     // goes to the log and never into the answer. A database outage is expected and answers every
     // request with 503 while it lasts: one warning line per request, naming the cause, no stack.
     if (mapped.status === 503 && isDatabaseUnavailable(error)) res.locals.unavailable = `database unavailable: ${describeCause(error)}`;
-    else if (mapped.status >= 500) res.err = error instanceof Error ? error : new Error(String(error));
+    else if (mapped.status >= 500) res.locals.failure = error instanceof Error ? error : new Error(String(error));
     const body: ErrorBody = { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
     res.status(mapped.status);
     const headers = { ...headersEvery(mapped.status), ...(mapped instanceof HttpError ? mapped.headers : {}) };

@@ -27,9 +27,11 @@ declare global {
       bodyMayHoldNul?: boolean;
       /**
        * Why the answer is a 503 the service expected (the database is unreachable): set instead of
-       * `res.err`, so the request's log line is a warning without a stack (logging.ts).
+       * `failure`, so the request's log line is a warning without a stack (logging.ts).
        */
       unavailable?: string;
+      /** What made the answer a 500 (errors.ts): logged with its stack on the request's line, never sent. */
+      failure?: Error;
     }
   }
 }

@@ -2,7 +2,7 @@
 // only: what consumers' tools load) and the HTML reference built from it. No token, no rate limit;
 // both are read once per process, since the spec does not change while the service runs.
 import { readFileSync } from 'node:fs';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { publishedSpecPath } from '@invoice-api/contract';
 import { renderDocsHtml } from '@invoice-api/contract/docs';
 import { ApiError } from '../errors.js';
@@ -10,7 +10,16 @@ import { docsPath } from './security-headers.js';
 
 export const specPath = '/openapi.json';
 
-export function outsideApiRoutes(): Router {
+/** The routes below, consulted only for their two exact paths: every API request passes them by. */
+export function outsideApiRoutes(): RequestHandler {
+  const router = outsideApiRouter();
+  return (req, res, next) => {
+    if (req.path === specPath || req.path === docsPath) router(req, res, next);
+    else next();
+  };
+}
+
+function outsideApiRouter(): Router {
   const router = Router({ caseSensitive: true, strict: true });
   let specJson: Buffer | undefined;
   let docsHtml: string | undefined;

@@ -9,7 +9,7 @@
 // limiter fails OPEN: the request is served and a warning logged. A rate limit protects capacity; it
 // is not a security boundary, and refusing all traffic because a cache is down would turn a small
 // outage into a full one.
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { MemoryStore, rateLimit, type AugmentedRequest, type ClientRateLimitInfo, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type { RateLimitGroup } from '@invoice-api/contract';
 import type { RateLimitConfig } from '../config.js';
 import { HttpError } from './http-error.js';
+import { sequence } from './sequence.js';
 import './locals.js';
 
 /** The groups that count; a group the spec names and this type lacks is a compile error below. */
@@ -170,17 +171,11 @@ function decide(group: string, onRefused: RefusalListener | undefined): RequestH
   };
 }
 
-function chain(handlers: readonly RequestHandler[]): RequestHandler {
-  const router = Router();
-  router.use(...handlers);
-  return router;
-}
-
 export function rateLimits(config: RateLimitConfig, stores: RateLimitStoreFactory, logger: Logger, onRefused?: RefusalListener): RequestHandler {
   const chains = new Map<string, RequestHandler>(
     Object.entries(policies(config)).map(([group, groupPolicies]) => [
       group,
-      chain([...groupPolicies.map((policy) => limiter(group, policy, stores(`${group}:${policy.name}`), logger)), decide(group, onRefused)]),
+      sequence([...groupPolicies.map((policy) => limiter(group, policy, stores(`${group}:${policy.name}`), logger)), decide(group, onRefused)]),
     ]),
   );
   return (req, res, next) => {
