@@ -23,6 +23,8 @@ export interface AbSideResult {
   requestsPerSecond: Spread;
   cpuMsPerRequest: Spread;
   p50: Spread;
+  /** The tail a lock queue shows first (the writes). */
+  p99: Spread;
 }
 
 export interface AbResult {
@@ -49,6 +51,7 @@ function summarise(name: string, rounds: Figures[]): AbSideResult {
     requestsPerSecond: spread(rounds.map((figures) => figures.requestsPerSecond)),
     cpuMsPerRequest: spread(rounds.map((figures) => figures.cpuMsPerRequest ?? Number.NaN)),
     p50: spread(rounds.map((figures) => figures.p50)),
+    p99: spread(rounds.map((figures) => figures.p99)),
   };
 }
 

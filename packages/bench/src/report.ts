@@ -144,6 +144,7 @@ function abSideRow(side: AbSideResult): Cell[] {
     spreadCell(side.requestsPerSecond, (n) => formatNumber(n)),
     spreadCell(side.cpuMsPerRequest, (n) => n.toFixed(3)),
     spreadCell(side.p50, (n) => formatNumber(n)),
+    spreadCell(side.p99, (n) => formatNumber(n)),
     side.rounds.map((round) => formatNumber(round.requestsPerSecond)).join(', '),
     String(side.rounds.reduce((sum, round) => sum + round.errors, 0)),
   ];
@@ -153,7 +154,7 @@ function abSideRow(side: AbSideResult): Cell[] {
 export function renderAb(ab: AbResult): string {
   return [
     markdownTable(
-      ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'req/s per round', 'errors'],
+      ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'p99 ms median (range)', 'req/s per round', 'errors'],
       [abSideRow(ab.a), abSideRow(ab.b)],
     ),
     '',

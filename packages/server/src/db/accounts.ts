@@ -1,19 +1,26 @@
 // Per-account counters for generated document numbers. Taking a number updates the account's row,
 // which locks it until the transaction ends: concurrent creates in one account queue here and never
 // receive the same number, and a rolled-back create gives its number back.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { DatabaseSchema } from './schema.js';
 
-type Counter = 'next_invoice_number' | 'next_delivery_number';
+export type Counter = 'next_invoice_number' | 'next_delivery_number';
 
-/** Reserves the account's next number of `counter` inside the caller's transaction. */
-export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: number, counter: Counter): Promise<number> {
-  const row = await trx
+/**
+ * The UPDATE that moves `counter` on by one, returning the number taken as `taken`. A query, not a
+ * call, so that a statement can take the number and use it at once (db/invoices.ts puts it in a WITH).
+ */
+export function nextNumberUpdate(db: QueryCreator<DatabaseSchema>, accountId: number, counter: Counter) {
+  return db
     .updateTable('accounts')
     .set((eb) => ({ [counter]: eb(eb.ref(counter), '+', 1) }))
     .where('id', '=', accountId)
-    .returning(sql<number>`${sql.ref(counter)} - 1`.as('taken'))
-    .executeTakeFirst();
+    .returning(sql<number>`${sql.ref(counter)} - 1`.as('taken'));
+}
+
+/** Reserves the account's next number of `counter` inside the caller's transaction. */
+export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: number, counter: Counter): Promise<number> {
+  const row = await nextNumberUpdate(trx, accountId, counter).executeTakeFirst();
   if (row === undefined) throw new Error(`Account ${accountId} does not exist`);
   return row.taken;
 }

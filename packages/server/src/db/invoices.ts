@@ -1,5 +1,8 @@
-// Invoice rows of one account: read, insert, lock for update, update.
+// Invoice rows of one account: read, insert (with a given or the next generated number), lock for
+// update, update.
 import { sql, type Kysely } from 'kysely';
+import { invoiceNumberFormat } from '../domain/invoice-rules.js';
+import { nextNumberUpdate } from './accounts.js';
 import type { DatabaseSchema, InvoiceRow, NewInvoiceRow } from './schema.js';
 
 export type InvoiceRecord = Omit<InvoiceRow, 'account_id'>;
@@ -31,14 +34,56 @@ export function lockInvoice(trx: Kysely<DatabaseSchema>, accountId: number, invo
   return trx.selectFrom('invoices').select(columns).where('account_id', '=', accountId).where('id', '=', invoiceId).forUpdate().executeTakeFirst();
 }
 
-export function invoiceNumberTaken(db: Kysely<DatabaseSchema>, accountId: number, invoiceNumber: string): Promise<boolean> {
-  return db
-    .selectFrom('invoices')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('invoice_number', '=', invoiceNumber)
-    .executeTakeFirst()
-    .then((row) => row !== undefined);
+/** An invoice's values but its number, which insertWithNextNumber generates. */
+export type UnnumberedInvoice = Required<Omit<NewInvoiceRow, 'id' | 'invoice_number' | 'created_at' | 'updated_at' | 'version'>>;
+
+/** What one attempt to insert under the next generated number did. */
+export type NumberedInsert =
+  | { inserted: InvoiceRecord }
+  /** The number taken was already used (given by hand); the counter has still moved past it. */
+  | { inserted: undefined; taken: number };
+
+/**
+ * Takes the account's next invoice number and inserts the invoice under it, in one statement: the
+ * counter's UPDATE locks the account row until the transaction ends, so every round trip after it
+ * makes each concurrent create of the account wait longer; this one ends the numbering. A number
+ * already used (an imported `INV-000007`, or one given by hand in a transaction still running, whose
+ * outcome ON CONFLICT waits for) inserts nothing: the caller tries again with the next one.
+ * Undefined when the account does not exist.
+ */
+export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<NumberedInsert | undefined> {
+  const { prefix, digits } = invoiceNumberFormat;
+  const row = await trx
+    .with('number', (db) => nextNumberUpdate(db, values.account_id, 'next_invoice_number'))
+    .with('inserted', (db) =>
+      db
+        .insertInto('invoices')
+        .columns(['account_id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'])
+        .expression((eb) =>
+          eb.selectFrom('number').select([
+            eb.val(values.account_id).as('account_id'),
+            // formatInvoiceNumber in SQL: padded to `digits`, never cut (lpad would cut longer numbers).
+            sql<string>`${prefix}::text || lpad(taken::text, greatest(${digits}::integer, length(taken::text)), '0')`.as('invoice_number'),
+            eb.val(values.client_id).as('client_id'),
+            eb.val(values.client_name).as('client_name'),
+            eb.val(values.amount).as('amount'),
+            eb.val(values.currency).as('currency'),
+            eb.val(values.status).as('status'),
+            eb.val(values.due_date).as('due_date'),
+            eb.val(values.description).as('description'),
+          ]),
+        )
+        .onConflict((conflict) => conflict.constraint(invoiceNumberConstraint).doNothing())
+        .returning(columns),
+    )
+    .selectFrom('number')
+    .leftJoin('inserted', (join) => join.onTrue())
+    .select('number.taken')
+    .selectAll('inserted')
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const { taken, ...invoice } = row;
+  return invoice.id === null ? { inserted: undefined, taken } : { inserted: invoice as InvoiceRecord };
 }
 
 export function insertInvoice(trx: Kysely<DatabaseSchema>, values: NewInvoiceRow): Promise<InvoiceRecord> {

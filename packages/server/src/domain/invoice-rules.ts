@@ -68,7 +68,13 @@ export function planInvoiceUpdate(current: InvoiceState, update: InvoiceUpdate):
   return changes as InvoiceChanges;
 }
 
-/** `INV-` + the number zero-padded to 6 digits (longer numbers keep all their digits). */
+/**
+ * Generated invoice numbers: the prefix + the sequence zero-padded to `digits` (longer sequences keep
+ * all their digits). Data, not only a function, because the create statement formats the number in
+ * SQL (db/invoices.ts) from these same two values.
+ */
+export const invoiceNumberFormat = { prefix: 'INV-', digits: 6 } as const;
+
 export function formatInvoiceNumber(sequence: number): string {
-  return `INV-${String(sequence).padStart(6, '0')}`;
+  return `${invoiceNumberFormat.prefix}${String(sequence).padStart(invoiceNumberFormat.digits, '0')}`;
 }

@@ -5,20 +5,20 @@ import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
 import { findCompanyClient } from '../db/directory.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { takeNextNumber } from '../db/accounts.js';
 import {
   findInvoice,
   insertInvoice,
+  insertWithNextNumber,
   invoiceNumberConstraint,
-  invoiceNumberTaken,
   lockInvoice,
   updateInvoice as writeInvoiceChanges,
   type InvoiceColumnChanges,
   type InvoiceRecord,
+  type UnnumberedInvoice,
 } from '../db/invoices.js';
 import { toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
-import { formatInvoiceNumber, planInvoiceUpdate } from '../domain/invoice-rules.js';
+import { planInvoiceUpdate } from '../domain/invoice-rules.js';
 import { ApiError } from '../errors.js';
 import { writeOnce } from '../idempotency/index.js';
 import { assertIfMatch, entityTag } from '../preconditions/index.js';
@@ -47,13 +47,18 @@ async function clientName(db: Kysely<DatabaseSchema>, accountId: number, clientI
   return client.name;
 }
 
-/** The next free generated number; the counter row stays locked by this transaction until it ends. */
-async function generateInvoiceNumber(trx: Kysely<DatabaseSchema>, accountId: number): Promise<string> {
+/**
+ * Inserts under the next free generated number. From the first attempt on, the account's counter row
+ * stays locked by this transaction until it ends: callers do everything that does not need the number
+ * before this, and as little as possible after it.
+ */
+async function insertGenerated(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<InvoiceRecord> {
   for (let attempt = 0; attempt < maxGeneratedNumberAttempts; attempt += 1) {
-    const candidate = formatInvoiceNumber(await takeNextNumber(trx, accountId, 'next_invoice_number'));
-    if (!(await invoiceNumberTaken(trx, accountId, candidate))) return candidate;
+    const result = await insertWithNextNumber(trx, values);
+    if (result === undefined) throw new Error(`Account ${values.account_id} does not exist`);
+    if (result.inserted !== undefined) return result.inserted;
   }
-  throw new Error(`No free invoice number after ${maxGeneratedNumberAttempts} attempts in account ${accountId}`);
+  throw new Error(`No free invoice number after ${maxGeneratedNumberAttempts} attempts in account ${values.account_id}`);
 }
 
 export const searchInvoices: Handler<'searchInvoices', RequestContext> = async (request, context) => {
@@ -69,43 +74,38 @@ export const getInvoice: Handler<'getInvoice', RequestContext> = async (request,
   return { status: 200, headers: { ETag: entityTag(invoice.id, invoice.version) }, body: { invoice: toInvoice(invoice) } };
 };
 
-/** Client check, number (given or generated), insert; in the caller's transaction. */
+/** Client check, then the insert under the given or the next generated number; in the caller's transaction. */
 async function insertNewInvoice(trx: Kysely<DatabaseSchema>, accountId: number, body: InvoiceCreate): Promise<InvoiceRecord> {
-  const name = await clientName(trx, accountId, body.client_id);
-  const invoiceNumber = body.invoice_number ?? (await generateInvoiceNumber(trx, accountId));
-  return insertInvoice(trx, {
+  const values: UnnumberedInvoice = {
     account_id: accountId,
-    invoice_number: invoiceNumber,
     client_id: body.client_id,
-    client_name: name,
+    client_name: await clientName(trx, accountId, body.client_id),
     amount: body.amount,
     currency: body.currency,
     status: body.status ?? 'draft',
     due_date: body.due_date,
     description: body.description ?? '',
-  });
+  };
+  // A given number that is taken fails the insert (unique violation: 409 below).
+  return body.invoice_number === undefined ? insertGenerated(trx, values) : insertInvoice(trx, { ...values, invoice_number: body.invoice_number });
 }
 
 export const createInvoice: Handler<'createInvoice', RequestContext> = async (request, context) => {
   const accountId = accountOf(context);
   const body = request.body;
-  // A generated number can still lose a race against a hand-given one inserted meanwhile; then the
-  // whole transaction (the idempotency key's claim included) is simply run again with the next number.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await writeOnce(context, async (trx) => {
-        const invoice = await insertNewInvoice(trx, accountId, body);
-        return {
-          status: 201 as const,
-          headers: { Location: locationOf(operationTable.getInvoice.path, invoice.id) },
-          body: { invoice: toInvoice(invoice) },
-        };
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error, invoiceNumberConstraint)) throw error;
-      if (body.invoice_number !== undefined) throw duplicateNumber(body.invoice_number);
-      if (attempt >= 3) throw error;
-    }
+  try {
+    return await writeOnce(context, async (trx) => {
+      const invoice = await insertNewInvoice(trx, accountId, body);
+      return {
+        status: 201 as const,
+        headers: { Location: locationOf(operationTable.getInvoice.path, invoice.id) },
+        body: { invoice: toInvoice(invoice) },
+      };
+    });
+  } catch (error) {
+    // Only a given number can collide: a generated one moves on to the next instead (ON CONFLICT).
+    if (body.invoice_number !== undefined && isUniqueViolation(error, invoiceNumberConstraint)) throw duplicateNumber(body.invoice_number);
+    throw error;
   }
 };
 

@@ -1,4 +1,5 @@
 import type { InvoiceCreate, InvoiceUpdate } from '@invoice-api/contract';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createInvoice, getInvoice, searchInvoices, updateInvoice } from '../../src/operations/invoices.js';
 import { engines, useTestDatabase } from '../support/databases.js';
@@ -110,12 +111,103 @@ describe.each(engines)('invoice operations on %s', (engine) => {
       expect(numbers).toEqual(Array.from({ length: 25 }, (_, index) => `INV-${String(index + 1).padStart(6, '0')}`));
     });
 
+    it('keeps generated numbers distinct and gapless when given numbers race for the next ones', async () => {
+      const account = await createAccount(database());
+      const client_id = account.clientIds[0]!;
+      const given = ['INV-000003', 'INV-000004', 'INV-000009', 'INV-000015'];
+      // The given ones are sent first, so that generated creates meet them (PGlite runs them in order).
+      const results = await Promise.allSettled([
+        ...given.map((invoice_number) => create({ client_id, invoice_number }, account)),
+        ...Array.from({ length: 16 }, () => create({ client_id }, account)),
+      ]);
+      const { answers, errors } = partition(results);
+      // A given number loses only to a generated one that took it first: 409, nothing written.
+      expect(errors.every((error) => error.code === 'conflict' && error.details?.field === 'invoice_number')).toBe(true);
+      expect(answers).toHaveLength(16 + given.length - errors.length);
+      const stored = await database()
+        .db.selectFrom('invoices')
+        .select('invoice_number')
+        .where('account_id', '=', account.accountId)
+        .orderBy('invoice_number')
+        .execute();
+      const expected = Array.from({ length: answers.length }, (_, index) => `INV-${String(index + 1).padStart(6, '0')}`);
+      expect(stored.map((row) => row.invoice_number)).toEqual(expected);
+      const { next_invoice_number } = await database()
+        .db.selectFrom('accounts')
+        .select('next_invoice_number')
+        .where('id', '=', account.accountId)
+        .executeTakeFirstOrThrow();
+      // The counter moved past every number it handed out or skipped, and no further.
+      expect(next_invoice_number).toBe(answers.length + 1);
+    });
+
+    it('gives the number of a create that fails back to the next one', async () => {
+      const account = await createAccount(database());
+      const client_id = account.clientIds[0]!;
+      await create({ client_id }, account);
+      // The request validator refuses a negative amount; here it reaches the table's check, after the number was taken.
+      await expect(create({ client_id, amount: -1 }, account)).rejects.toMatchObject({ code: '23514' });
+      expect((await create({ client_id }, account)).body.invoice.invoice_number).toBe('INV-000002');
+    });
+
+    it('formats generated numbers past six digits whole', async () => {
+      const account = await createAccount(database());
+      const client_id = account.clientIds[0]!;
+      await database().db.updateTable('accounts').set({ next_invoice_number: 999_999 }).where('id', '=', account.accountId).execute();
+      const numbers = [(await create({ client_id }, account)).body.invoice.invoice_number, (await create({ client_id }, account)).body.invoice.invoice_number];
+      expect(numbers).toEqual(['INV-999999', 'INV-1000000']);
+    });
+
     it('lets exactly one of several racing creates with the same given number win', async () => {
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => create({ invoice_number: 'RACE-1' })));
       const { answers, errors } = partition(results);
       expect(answers).toHaveLength(1);
       expect(errors).toHaveLength(9);
       expect(errors.every((error) => error.code === 'conflict' && error.details?.field === 'invoice_number')).toBe(true);
+    });
+  });
+
+  describe('createInvoice with a trigger that also writes the account row on insert', () => {
+    // A statement-level trigger like the one that keeps a per-account version of the invoice list:
+    // the insert then updates the account row in the statement that took the number. Own database,
+    // so that no other test sees the trigger.
+    const triggered = useTestDatabase(engine, { name: 'ops_invoices_trigger' });
+
+    beforeAll(async () => {
+      await sql`alter table accounts add column test_invoices_version bigint not null default 0`.execute(triggered().db);
+      await sql`
+        create function test_bump_invoices_version() returns trigger language plpgsql as $$
+        begin
+          update accounts set test_invoices_version = test_invoices_version + 1 where id in (select account_id from new_rows);
+          return null;
+        end $$`.execute(triggered().db);
+      await sql`
+        create trigger test_bump_invoices_version after insert on invoices
+        referencing new table as new_rows for each statement execute function test_bump_invoices_version()`.execute(triggered().db);
+    });
+
+    it('still numbers racing creates gaplessly and runs the trigger once per invoice', async () => {
+      const account = await createAccount(triggered());
+      const body = newInvoice({ client_id: account.clientIds[0]! }, account);
+      const results = await Promise.allSettled([
+        createInvoice({ params: {}, query: {}, body: { ...body, invoice_number: 'INV-000002' } }, contextFor(triggered(), account.accountId)),
+        ...Array.from({ length: 12 }, () => createInvoice({ params: {}, query: {}, body }, contextFor(triggered(), account.accountId))),
+      ]);
+      const { answers, errors } = partition(results);
+      expect(errors.every((error) => error.code === 'conflict')).toBe(true);
+      const stored = await triggered()
+        .db.selectFrom('invoices')
+        .select('invoice_number')
+        .where('account_id', '=', account.accountId)
+        .orderBy('invoice_number')
+        .execute();
+      expect(stored.map((row) => row.invoice_number)).toEqual(
+        Array.from({ length: answers.length }, (_, index) => `INV-${String(index + 1).padStart(6, '0')}`),
+      );
+      const { rows } = await sql<{ version: number }>`select test_invoices_version::integer as version from accounts where id = ${account.accountId}`.execute(
+        triggered().db,
+      );
+      expect(rows[0]?.version).toBe(answers.length);
     });
   });
 
