@@ -18,7 +18,7 @@ import { medianLatency } from './raw-sql.js';
 import { benchPglite } from './pglite-bench.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
 import { benchSearches, searchOnce } from './search-bench.js';
-import { cursorDeepPage } from './cursor-deep-page.js';
+import { cursorDeepPages } from './cursor-deep-page.js';
 import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
 import { extraSections, type ReportSection } from './sections.js';
 import { worstCaseLines } from './worst-case.js';
@@ -136,7 +136,16 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       ),
     };
 
-    latencies.push(await cursorDeepPage(service.url, token, profile.deepOffset, single, deepPagePlans.naive));
+    latencies.push(
+      ...(await cursorDeepPages({
+        serviceUrl: service.url,
+        token,
+        databaseUrl: url,
+        position: profile.deepOffset,
+        measure: single,
+        naiveP50: deepPagePlans.naive,
+      })),
+    );
     // The smoke run only proves that the worst-case searches run and print; its timings mean nothing.
     const worstCaseRequests = profile.name === 'smoke' ? 1 : 10;
     notes.push(...(await worstCaseLines('PostgreSQL', service.url, token, worstCaseRequests)));

@@ -62,5 +62,10 @@ describe('pnpm bench -- --smoke', () => {
     expect(stdout).toMatch(/\| pnpm generate \(--force\) < 5 s +\| [\d.]+ s/);
     expect(stdout).toMatch(/\| service peak RSS \(VmHWM\) +\| [\d,.]+ MiB/);
     expect(stdout).toMatch(/deep page \(offset [\d,]+\): p50 <= 0\.25x the naive OFFSET plan/);
+    // The page by cursor both ways: the total the cursor carries (a target), and recounted after a write (reported).
+    expect(stdout).toMatch(/deep page by cursor \(position [\d,]+\): p50 <= 0\.30x the naive OFFSET plan/);
+    expect(stdout).toMatch(
+      /\| deep page by cursor after a write \(position [\d,]+, total recounted\) +\| [\d,.]+ +\| the naive OFFSET plan +\| [\d,.]+ +\| [\d.]+x +\| none \(reported\) +\| n\/a +\|/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import * as unicodeLikeIndexes from './migrations/0002_unicode_like_indexes.js';
 import * as descriptionHashIndex from './migrations/0003_description_hash_index.js';
 import * as filterThenNewestIndexes from './migrations/0004_filter_then_newest_indexes.js';
 import * as idempotencyKeysAndVersions from './migrations/0005_idempotency_keys_and_versions.js';
+import * as accountInvoicesVersion from './migrations/0006_account_invoices_version.js';
 
 /** Every migration, in the order they run. Names are permanent: never rename an applied one. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -15,6 +16,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0003_description_hash_index': descriptionHashIndex,
   '0004_filter_then_newest_indexes': filterThenNewestIndexes,
   '0005_idempotency_keys_and_versions': idempotencyKeysAndVersions,
+  '0006_account_invoices_version': accountInvoicesVersion,
 };
 
 const provider: MigrationProvider = {

@@ -17,6 +17,11 @@ export interface AccountsTable {
   next_invoice_number: Generated<number>;
   /** The number the next delivery_nr gets (`LS-` + 6 digits). */
   next_delivery_number: Generated<number>;
+  /**
+   * Grows with every statement that writes the account's invoices (triggers of migration 0006), in the
+   * writing transaction: equal values in two snapshots mean the account's invoices are the same.
+   */
+  invoices_version: Generated<number>;
   created_at: Timestamp;
 }
 

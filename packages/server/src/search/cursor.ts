@@ -1,10 +1,14 @@
 // The search cursor: where a page ended (the last row's sort value and id, and the position of the row
-// after it), tied to the search it belongs to. Its text is `<payload>.<checksum>`, both base64url:
-// the payload is the JSON array [version, sort value, id, position, search digest]; the search digest
-// hashes the account, order_by, order_direction and the normalised criteria, so a cursor sent with
-// another search is recognised; the checksum hashes the payload, so a cursor altered by hand is.
+// after it), tied to the search it belongs to, and the exact total it was answered with together with
+// the account's invoices_version read in the same statement as that total. Its text is
+// `<payload>.<checksum>`, both base64url: the payload is the JSON array [version, sort value, id,
+// position, total, invoices version, search digest]; the search digest hashes the account, order_by,
+// order_direction and the normalised criteria, so a cursor sent with another search is recognised; the
+// checksum hashes the payload, so a cursor altered by hand is.
 // Neither is a secret: a cursor forged with a matching checksum can only name a position in the
-// caller's own result, and its values are checked like any input before they become parameters.
+// caller's own result, and its values are checked like any input before they become parameters. A
+// forged total is answered only as long as the account's invoices_version equals the forged one, that
+// is until the account's next invoice write, and only to the caller who forged it.
 import { createHash } from 'node:crypto';
 import { searchRules, type SortField } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
@@ -12,7 +16,7 @@ import type { ParsedCriterion } from './criteria.js';
 import { valueTypes, type SearchValue } from './value-types.js';
 
 /** Bumped when the payload's layout changes: older cursors are then refused, not misread. */
-const cursorVersion = 1;
+const cursorVersion = 2;
 /** 96 bits of checksum and 128 of search digest: accidental matches are out of reach. */
 const checksumLength = 16;
 const digestLength = 22;
@@ -24,6 +28,10 @@ export interface SearchCursor {
   id: number;
   /** The position in the whole result of the row after the cursor (the next page's offset). */
   position: number;
+  /** The exact total of the page that made the cursor. */
+  total: number;
+  /** The account's invoices_version in the snapshot that counted `total`: while it is unchanged, so is the total. */
+  invoicesVersion: number;
 }
 
 /** What a cursor is tied to: the same account, order and criteria. */
@@ -44,7 +52,9 @@ export function searchDigest(binding: CursorBinding): string {
 }
 
 export function encodeCursor(cursor: SearchCursor, digest: string): string {
-  const payload = Buffer.from(JSON.stringify([cursorVersion, cursor.sortValue, cursor.id, cursor.position, digest])).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify([cursorVersion, cursor.sortValue, cursor.id, cursor.position, cursor.total, cursor.invoicesVersion, digest]),
+  ).toString('base64url');
   return `${payload}.${base64urlDigest(payload, checksumLength)}`;
 }
 
@@ -72,6 +82,7 @@ function checkedSortValue(orderBy: SortField, value: unknown): SearchValue | und
   }
 }
 
+/** A non-negative safe integer: a position, an id, a total or a version. */
 function isPosition(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
@@ -86,8 +97,8 @@ export function decodeCursor(text: string, binding: CursorBinding): SearchCursor
   } catch {
     throw malformed();
   }
-  if (!Array.isArray(decoded) || decoded.length !== 5 || decoded[0] !== cursorVersion) throw malformed();
-  const [, rawSortValue, id, position, digest] = decoded as unknown[];
+  if (!Array.isArray(decoded) || decoded.length !== 7 || decoded[0] !== cursorVersion) throw malformed();
+  const [, rawSortValue, id, position, total, invoicesVersion, digest] = decoded as unknown[];
   if (digest !== searchDigest(binding)) {
     throw ApiError.invalid(
       'cursor',
@@ -96,6 +107,6 @@ export function decodeCursor(text: string, binding: CursorBinding): SearchCursor
     );
   }
   const sortValue = checkedSortValue(binding.orderBy, rawSortValue);
-  if (sortValue === undefined || !isPosition(id) || !isPosition(position)) throw malformed();
-  return { sortValue, id, position };
+  if (sortValue === undefined || !isPosition(id) || !isPosition(position) || !isPosition(total) || !isPosition(invoicesVersion)) throw malformed();
+  return { sortValue, id, position, total, invoicesVersion };
 }

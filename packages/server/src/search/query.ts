@@ -2,7 +2,7 @@
 // name comes from the allow-list, and every query is confined to the caller's account.
 import { createHash } from 'node:crypto';
 import { searchRules, type Invoice, type Pagination } from '@invoice-api/contract';
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
@@ -127,8 +127,44 @@ function afterCursor(eb: InvoiceExpressions, search: ParsedSearch, cursor: Searc
   return eb(eb.refTuple(search.orderBy, 'id'), comparison, eb.tuple(cursor.sortValue, cursor.id));
 }
 
-/** One page of the account's invoices matching every criterion (AND), with the exact total. */
-export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
+type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
+
+/**
+ * The exact total with the account's invoices_version, read in one statement and so in one snapshot:
+ * the version vouches for that very total. The triggers of migration 0006 bump the version in every
+ * transaction that writes the account's invoices, so an unchanged version means an unchanged result.
+ * An account without a row (no invoices can name it) reads as version 0.
+ */
+function totalQuery(database: Database, accountId: number, matching: MatchingInvoices, cursor: SearchCursor | undefined) {
+  const currentVersion = sql<number>`coalesce((${database.db.selectFrom('accounts').select('invoices_version').where('id', '=', accountId)}), 0)`;
+  if (cursor === undefined) {
+    // A first page (or one by offset) counts, as it always did.
+    return matching.select((eb) => [eb.fn.countAll<number>().as('total'), currentVersion.as('version')]);
+  }
+  // By cursor, the count is an uncorrelated scalar subquery in the CASE's else branch: PostgreSQL runs
+  // such an InitPlan only when the branch is first evaluated, so while the version equals the cursor's
+  // the whole result is not counted again, and the cursor's total is exact.
+  const count = matching.select((eb) => eb.fn.countAll<number>().as('total'));
+  return database.db
+    .selectFrom(database.db.selectNoFrom(currentVersion.as('version')).as('current'))
+    .select((eb) => [
+      'current.version',
+      eb
+        .case()
+        .when('current.version', '=', cursor.invoicesVersion)
+        .then(sql<number>`cast(${cursor.total} as bigint)`)
+        .else(count)
+        .end()
+        .$castTo<number>()
+        .as('total'),
+    ]);
+}
+
+/**
+ * The two statements of a search: its page, and its total with the account's invoices_version. Built
+ * apart from running them so that a test can EXPLAIN the very statements the service runs.
+ */
+export function searchStatements(database: Database, accountId: number, search: ParsedSearch) {
   const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
   const cursor = search.cursor === undefined ? undefined : decodeCursor(search.cursor, binding);
   const criteria = mergeInCriteria(search.criteria);
@@ -148,7 +184,7 @@ export async function searchInvoices(database: Database, accountId: number, sear
     // By cursor, one row more than the page says whether another follows it.
     .limit(cursor === undefined ? search.limit : search.limit + 1)
     .offset(cursor === undefined ? search.offset : 0);
-  const pageQuery = database.db
+  const page = database.db
     .selectFrom(pageIds.as('page'))
     .innerJoin('invoices', 'invoices.id', 'page.id')
     // Redundant with the ids' own filter, and kept so that every read of invoices names the account.
@@ -157,18 +193,29 @@ export async function searchInvoices(database: Database, accountId: number, sear
     // A join does not keep the subquery's order: sort the page's rows again by the same total order.
     .orderBy(`invoices.${search.orderBy}`, search.direction)
     .orderBy('invoices.id', search.direction);
-  // The total stays exact on every page, by cursor too: it counts the whole result, not what follows.
-  const countQuery = matching.select((eb) => eb.fn.countAll<number>().as('total'));
+  return { binding, cursor, page, total: totalQuery(database, accountId, matching, cursor) };
+}
+
+/**
+ * One page of the account's invoices matching every criterion (AND), with the exact total: counted on
+ * a first page, and on a page by cursor only when the account's invoices changed since the cursor.
+ */
+export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
+  const statements = searchStatements(database, accountId, search);
+  const { binding, cursor } = statements;
   // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
-  const [rows, counted] = await Promise.all([pageQuery.execute(), countQuery.executeTakeFirstOrThrow()]);
-  const total = counted.total;
+  const [rows, counted] = await Promise.all([statements.page.execute(), statements.total.executeTakeFirstOrThrow()]);
+  const { total, version } = counted;
   const offset = cursor === undefined ? search.offset : cursor.position;
   const hasMore = cursor === undefined ? search.offset + rows.length < total : rows.length > search.limit;
   const data = (rows.length > search.limit ? rows.slice(0, search.limit) : rows).map(toInvoice);
   const last = data.at(-1);
   const pagination: Pagination = { total, limit: search.limit, offset, has_more: hasMore };
   if (hasMore && last !== undefined) {
-    pagination.next_cursor = encodeCursor({ sortValue: last[search.orderBy], id: last.id, position: offset + data.length }, searchDigest(binding));
+    pagination.next_cursor = encodeCursor(
+      { sortValue: last[search.orderBy], id: last.id, position: offset + data.length, total, invoicesVersion: version },
+      searchDigest(binding),
+    );
   }
   return { data, pagination };
 }

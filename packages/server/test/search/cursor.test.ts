@@ -205,7 +205,7 @@ describe.each(engines)('search by cursor on %s', (engine) => {
       const body = { order_by: orderBy, order_direction: 'asc', criteria };
       const parsed = parseSearchRequest(body);
       const digest = searchDigest({ accountId: mine.accountId, orderBy, direction: 'asc', criteria: parsed.criteria });
-      const forged = encodeCursor({ sortValue: sortValue as string, id: 1, position: 3 }, digest);
+      const forged = encodeCursor({ sortValue: sortValue as string, id: 1, position: 3, total: 10, invoicesVersion: 1 }, digest);
       expect(await cursorProblem({ ...body, cursor: forged })).toMatchObject({ field: 'cursor', issue: expect.stringContaining('malformed or altered') });
     });
 
