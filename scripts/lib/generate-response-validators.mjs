@@ -1,6 +1,7 @@
-// The client's response validators (`validateResponses: true`), compiled here, at generate time, into
-// plain JavaScript (Ajv's standalone code), so that no schema is compiled at run time: the client
-// checks answers in a browser whose Content-Security-Policy forbids `eval`/`new Function`.
+// Response validators compiled here, at generate time, into plain JavaScript (Ajv's standalone code),
+// so that no schema is compiled at run time: the client's (`validateResponses: true`, in a browser
+// whose Content-Security-Policy forbids `eval`/`new Function`) and the service's own (every answer
+// checked before it is sent, without express-openapi-validator's per-response lookups).
 //
 // One validator per distinct response body of the STRICT bundle (closed objects: the service never
 // sends an undocumented field, so a mock or a proxy that does is caught), and a table
@@ -9,8 +10,9 @@
 // is the opposite tool, for development and tests, so it uses the strict schemas.
 //
 // Three changes to the schemas before compiling, none of which changes what is valid except the first:
-// - an enum marked `x-extensible-enum: true` (ErrorCode) is checked for its type only: the spec tells
-//   clients to expect codes it does not list yet, so a new code is not a broken answer;
+// - for the client, an enum marked `x-extensible-enum: true` (ErrorCode) is checked for its type only:
+//   the spec tells clients to expect codes it does not list yet, so a new code is not a broken answer
+//   (the service's table keeps the enum: it must send only the codes it documents);
 // - annotations (`description`, `example(s)`, `x-` keywords, `discriminator`) are dropped: Ajv
 //   would embed them in the code for nothing;
 // - `#/components/schemas/X` becomes `spec.json#/$defs/X`, one schema document Ajv can resolve.
@@ -18,7 +20,7 @@
 // The code needs no Ajv package at run time: the one runtime helper it uses (`ucs2length`, the length
 // of a string in code points, as JSON Schema counts) is written into the module; generating fails if
 // a schema needs any other helper, so that a new dependency is a decision, not an accident. Formats
-// are called by name on the client's own table (packages/client/src/response-formats.ts).
+// are called by name on the contract's table (packages/contract/src/formats.ts).
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
@@ -49,20 +51,20 @@ function isObject(value) {
 }
 
 /** A copy of one schema as the validators check it (see the header). */
-function forValidation(schema) {
+function forValidation(schema, openEnums) {
   if (!isObject(schema)) return schema;
   const copy = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (annotations.has(keyword) || keyword.startsWith('x-')) continue;
-    if (keyword === 'enum' && schema['x-extensible-enum'] === true) continue;
+    if (keyword === 'enum' && openEnums && schema['x-extensible-enum'] === true) continue;
     if (keyword === '$ref' && typeof value === 'string' && value.startsWith(schemaPrefix)) {
       copy.$ref = `${documentId}#/$defs/${value.slice(schemaPrefix.length)}`;
     } else if (schemaMaps.has(keyword) && isObject(value)) {
-      copy[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, forValidation(child)]));
+      copy[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, forValidation(child, openEnums)]));
     } else if (schemaLists.has(keyword) && Array.isArray(value)) {
-      copy[keyword] = value.map(forValidation);
+      copy[keyword] = value.map((child) => forValidation(child, openEnums));
     } else if (schemaSingles.has(keyword)) {
-      copy[keyword] = forValidation(value);
+      copy[keyword] = forValidation(value, openEnums);
     } else {
       copy[keyword] = value;
     }
@@ -121,12 +123,27 @@ const ucs2length = `function ucs2length(str) {
   return length;
 }`;
 
+/** The client's table: `packages/client/generated/response-validators.ts`. */
+export const clientValidators = {
+  openEnums: true,
+  imports: `import { responseFormats as formats } from '../src/response-formats.js';
+import type { ResponseValidatorTable } from '../src/response-validation.js';`,
+};
+
+/** The service's table: `packages/server/generated/response-validators.ts`. */
+export const serviceValidators = {
+  openEnums: false,
+  imports: `import { responseFormats as formats, type ResponseValidatorTable } from '@invoice-api/contract';`,
+};
+
 /**
- * The TypeScript module `packages/client/generated/response-validators.ts` (without its header).
+ * A TypeScript module of response validators (without its header).
  * @param {object} spec the strict bundled spec (not modified)
+ * @param {{ openEnums: boolean, imports: string }} target `clientValidators` or `serviceValidators`
  */
-export function responseValidatorsModule(spec) {
-  const defs = Object.fromEntries(Object.entries(spec.components?.schemas ?? {}).map(([name, schema]) => [name, forValidation(schema)]));
+export function responseValidatorsModule(spec, target = clientValidators) {
+  const forTarget = (schema) => forValidation(schema, target.openEnums);
+  const defs = Object.fromEntries(Object.entries(spec.components?.schemas ?? {}).map(([name, schema]) => [name, forTarget(schema)]));
   const formats = Object.fromEntries([...formatsUsed(defs)].map(([name, type]) => [name, { type, validate: () => true }]));
   const ajv = new Ajv2020({ strict: true, allErrors: false, formats, code: { source: true, esm: true, formats: _`formats` } });
   ajv.addSchema({ $id: documentId, $defs: defs });
@@ -147,7 +164,7 @@ export function responseValidatorsModule(spec) {
       if (!names.has(key)) {
         const name = `body${names.size}`;
         names.set(key, name);
-        ajv.addSchema({ $id: name, ...forValidation(schema) });
+        ajv.addSchema({ $id: name, ...forTarget(schema) });
         exports[name] = name;
       }
       table[operationId][status] = names.get(key);
@@ -173,8 +190,7 @@ export function responseValidatorsModule(spec) {
     )
     .join('\n');
   return `// @ts-nocheck -- Ajv's standalone JavaScript; the one export is typed below.
-import { responseFormats as formats } from '../src/response-formats.js';
-import type { ResponseValidatorTable } from '../src/response-validation.js';
+${target.imports}
 
 ${ucs2length}
 

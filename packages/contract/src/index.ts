@@ -7,5 +7,7 @@ export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody 
 export { bundledSpecPath, bundledSpecYamlPath, publishedSpecPath, publishedSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';
 export type * from './schemas.js';
-export { decimalPlaces, numberFormats } from './formats.js';
-export type { NumberFormat } from './formats.js';
+export { decimalPlaces, isDate, isDateTime, numberFormats, responseFormats } from './formats.js';
+export type { FormatCheck, NumberFormat } from './formats.js';
+export { answerIssue, jsonPath } from './answer-check.js';
+export type { CompiledCheck, CompiledCheckError, ResponseIssue, ResponseValidatorTable } from './answer-check.js';

@@ -63,7 +63,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
   // Loading the verification key (or preparing the JWKS client) before the first request means a
   // broken key file stops the start, not every request.
   const verifier = await createTokenVerifier(config.auth);
-  const validators = specValidator({ responseValidation: config.responseValidation, requestValidation: config.requestValidation });
+  const validators = specValidator({ requestValidation: config.requestValidation });
   if (options.warmUp ?? true) {
     const warmed = await warmUpValidators(validators);
     logger.info(warmed, 'validators compiled');
@@ -126,9 +126,9 @@ export async function createApp(options: AppOptions): Promise<Express> {
           idempotency: res.locals.idempotency,
           ifMatch: res.locals.ifMatch,
         };
-      }),
+      }, { checkAnswers: config.responseValidation }),
     ]),
   );
-  app.use(errorMapper());
+  app.use(errorMapper({ checkAnswers: config.responseValidation }));
   return app;
 }

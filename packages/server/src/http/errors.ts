@@ -6,6 +6,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
+import { answerMismatch } from './answer-check.js';
 import { bareChallenge } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
@@ -13,25 +14,41 @@ import { invalidRequest, type ValidatorProblem } from './validation-problems.js'
 
 const internalErrorMessage = 'The service failed to handle the request. Repeating it will not help; quote the X-Request-Id when reporting it.';
 
-export function errorMapper(): ErrorRequestHandler {
+export interface ErrorMapperOptions {
+  /** Check every error answer of an operation against the spec before sending it (answer-check.ts). */
+  checkAnswers: boolean;
+}
+
+export function errorMapper(options: ErrorMapperOptions): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) {
       // Too late for an Error object: let express cut the connection so the client sees a failure.
       next(error);
       return;
     }
-    const mapped = toApiError(error, req, res);
+    const operationId = res.locals.operation?.operationId;
+    let mapped = toApiError(error, req, res);
+    // An error answer the spec does not document for this operation is the service's bug: logged as
+    // such, and answered as the 500 every operation documents.
+    const mismatch = options.checkAnswers && operationId !== undefined ? answerMismatch(operationId, mapped.status, errorBody(mapped)) : undefined;
+    if (mismatch !== undefined) {
+      error = mismatch;
+      mapped = new ApiError(500, 'internal_error', internalErrorMessage);
+    }
     // The request's log line (logging.ts) carries `failure` and the request id: the cause, stack and all,
     // goes to the log and never into the answer. A database outage is expected and answers every
     // request with 503 while it lasts: one warning line per request, naming the cause, no stack.
     if (mapped.status === 503 && isDatabaseUnavailable(error)) res.locals.unavailable = `database unavailable: ${describeCause(error)}`;
     else if (mapped.status >= 500) res.locals.failure = error instanceof Error ? error : new Error(String(error));
-    const body: ErrorBody = { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
     res.status(mapped.status);
     const headers = { ...headersEvery(mapped.status), ...(mapped instanceof HttpError ? mapped.headers : {}) };
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.json(body);
+    res.json(errorBody(mapped));
   };
+}
+
+function errorBody(mapped: ApiError): ErrorBody {
+  return { error: mapped.code, message: mapped.message, ...(mapped.details === undefined ? {} : { details: mapped.details }) };
 }
 
 /** `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432`: the code and first line of the message, no stack. */

@@ -1,10 +1,12 @@
 // Calls the handler of the operation the resolver attached (res.locals.operation), by its operationId:
 // the path was matched once, by operation-resolver.ts, and is not matched again here. The handler gets
-// the validated `{params, query, body}` and the request context; its `{status, body, headers}` is sent.
+// the validated `{params, query, body}` and the request context; its `{status, body, headers}` is
+// checked against the spec (answer-check.ts) and sent.
 // A handler missing from the map is a compile error (HandlerMap).
 import type { Request, RequestHandler, Response } from 'express';
 import type { HandlerMap, HandlerRequest, OperationId } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
+import { answerMismatch } from './answer-check.js';
 import { serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
 
@@ -19,9 +21,14 @@ interface Answer {
 
 type Endpoint = (req: Request, res: Response) => Promise<void>;
 
-export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): RequestHandler {
+export interface RouterOptions {
+  /** Check every answer against the spec before sending it (answer-check.ts). */
+  checkAnswers: boolean;
+}
+
+export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor: ContextFactory, options: RouterOptions): RequestHandler {
   const endpoints = new Map<string, Endpoint>(
-    (Object.keys(handlers) as OperationId[]).map((operationId) => [operationId, endpoint(operationId, handlers, contextFor)]),
+    (Object.keys(handlers) as OperationId[]).map((operationId) => [operationId, endpoint(operationId, handlers, contextFor, options)]),
   );
   return (req, res, next) => {
     const operation = res.locals.operation;
@@ -34,7 +41,7 @@ export function operationRouter(handlers: HandlerMap<RequestContext>, contextFor
   };
 }
 
-function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<RequestContext>, contextFor: ContextFactory): Endpoint {
+function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<RequestContext>, contextFor: ContextFactory, options: RouterOptions): Endpoint {
   const handler = handlers[operationId];
   return async (req, res) => {
     // The validator has checked params, query and body against this operation's schemas just before,
@@ -43,6 +50,11 @@ function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<Re
     const params = res.locals.pathParams ?? {};
     const request = { params, query: req.query, body: req.body as unknown } as unknown as HandlerRequest<K>;
     const answer: Answer = await handler(request, contextFor(req, res));
+    // Before anything of the answer is set: a mismatch leaves as the error mapper's 500.
+    if (options.checkAnswers) {
+      const mismatch = answerMismatch(operationId, answer.status, answer.body);
+      if (mismatch !== undefined) throw mismatch;
+    }
     res.status(answer.status);
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     // Every 503 tells the client when to come back (the health check's included).

@@ -1,6 +1,7 @@
-// express-openapi-validator over the BUNDLED spec (with the split files and response validation on,
-// every response became a 500): request shape, the spec's number formats, and, unless turned off,
-// every response the handlers send. It is a library that reads the spec itself and finds the
+// express-openapi-validator over the BUNDLED spec (with the split files, every answer became a 500):
+// request shape and the spec's number formats. Answers are checked by answer-check.ts instead, with
+// validators compiled at generate time: the library's response check wraps `res.json` and looks up
+// its validators per answer, a cost every request paid. It is a library that reads the spec itself and finds the
 // operation by its own lookup of method and path; that lookup is internal to it and the one exception
 // to "the path is matched once" (operation-resolver.ts). Tokens and scopes are not its job: auth.ts
 // checks both, once, earlier in the decided order (401, 429, 403 before any body check).
@@ -8,7 +9,7 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { numberFormats, validatorSpecPath } from '@invoice-api/contract';
 
-export function specValidator(options: { responseValidation: boolean; requestValidation: boolean }): RequestHandler[] {
+export function specValidator(options: { requestValidation: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({
     // The bundled spec with Ajv's discriminator hints (see validatorSpecPath), which `discriminator: true`
     // below turns on: a bad search criterion is checked against its own branch only.
@@ -17,7 +18,7 @@ export function specValidator(options: { responseValidation: boolean; requestVal
     // The cost is bounded by the 1 MiB body limit and the spec's maxItems/maxLength everywhere.
     // Off only in benchmarks (REQUEST_VALIDATION=off, refused in production: config.ts).
     validateRequests: options.requestValidation ? { allErrors: true, allowUnknownQueryParameters: false, discriminator: true } : false,
-    validateResponses: options.responseValidation,
+    validateResponses: false,
     validateSecurity: false,
     // `full`: a date must exist (2026-02-30 is rejected), not just look like one.
     validateFormats: true,

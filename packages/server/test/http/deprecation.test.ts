@@ -66,7 +66,7 @@ describe('deprecation headers on a service whose operation table comes from a sp
       if (req.get('x-fail') !== undefined) next(new ApiError(400, 'invalid_request', 'refused on purpose'));
       else res.json({ ok: true });
     });
-    app.use(errorMapper());
+    app.use(errorMapper({ checkAnswers: true }));
     server = createServer(app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
