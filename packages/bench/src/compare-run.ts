@@ -79,7 +79,7 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
         b: { name: 'baseline', start: () => startService({ databaseUrl: url, devKeyFile, entry: baselineEntry }) },
         rounds: profile.abRounds,
         measure: (serviceUrl) => load.run(serviceUrl, profile.measure),
-        warmUp: (serviceUrl) => load.run(serviceUrl, { requests: profile.connections * 20 }),
+        warmUp: (serviceUrl) => load.run(serviceUrl, { requests: profile.abWarmUpRequests }),
         log,
       });
       out.push('', `## ${load.name}`, '', renderAb(ab));

@@ -29,6 +29,11 @@ export interface Profile {
   pgliteAllScenarios: boolean;
   /** Rounds per side of every interleaved A/B comparison (ab.ts). */
   abRounds: number;
+  /**
+   * Requests each side of an A/B gets before its first round, the same number on both sides: enough
+   * for V8 to have optimised the request path, or the first round of each side measures the JIT.
+   */
+  abWarmUpRequests: number;
   /** Connections of every load generator: autocannon, the raw SQL loop, the bare handler's pool. */
   connections: number;
 }
@@ -60,6 +65,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     deepOffset: 900_000,
     connections: 10,
     abRounds: 3,
+    abWarmUpRequests: 3_000,
   },
   quick: {
     name: 'quick',
@@ -71,6 +77,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     deepOffset: deepOffsetFor(100_000),
     connections: 10,
     abRounds: 3,
+    abWarmUpRequests: 3_000,
   },
   smoke: {
     name: 'smoke',
@@ -82,6 +89,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     deepOffset: deepOffsetFor(3_000),
     connections: 10,
     abRounds: 3,
+    abWarmUpRequests: 200,
   },
 };
 

@@ -178,7 +178,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         rounds: profile.abRounds,
         measure: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, profile.measure),
         // JIT, pool and plans warmed alike on both sides, by the same fixed number of requests.
-        warmUp: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, { requests: profile.connections * 20 }),
+        warmUp: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, { requests: profile.abWarmUpRequests }),
         log,
       }),
     };
