@@ -114,19 +114,23 @@ export async function createApp(options: AppOptions): Promise<Express> {
       ifMatchCondition(),
       // Last before the handler: a replayed answer comes from a request that passed every check above.
       idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }),
-      operationRouter(handlers, (_req, res) => {
-        const log = requestLogger(logger, res.locals.requestId);
-        return {
-          caller: res.locals.caller,
-          db: database,
-          get log() {
-            return log();
-          },
-          requestId: res.locals.requestId,
-          idempotency: res.locals.idempotency,
-          ifMatch: res.locals.ifMatch,
-        };
-      }, { checkAnswers: config.responseValidation }),
+      operationRouter(
+        handlers,
+        (_req, res) => {
+          const log = requestLogger(logger, res.locals.requestId);
+          return {
+            caller: res.locals.caller,
+            db: database,
+            get log() {
+              return log();
+            },
+            requestId: res.locals.requestId,
+            idempotency: res.locals.idempotency,
+            ifMatch: res.locals.ifMatch,
+          };
+        },
+        { checkAnswers: config.responseValidation },
+      ),
     ]),
   );
   app.use(errorMapper({ checkAnswers: config.responseValidation }));

@@ -24,3 +24,16 @@ export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: num
   if (row === undefined) throw new Error(`Account ${accountId} does not exist`);
   return row.taken;
 }
+
+/**
+ * Locks the account's row before a write of its invoices touches any invoice. Every such write ends up
+ * updating that row (the version triggers of migration 0006; a generated number's counter), so taking
+ * it first puts every invoice write's locks in one order, account then invoice: two writes may wait
+ * for each other, but never in a cycle. Taken last, a given number's insert would hold its new index
+ * entry while its trigger waits for the account, as a generated create holding the account waits for
+ * that entry: a deadlock. FOR NO KEY UPDATE is the lock the later UPDATE of the row takes anyway.
+ */
+export async function lockAccountForInvoiceWrite(trx: Kysely<DatabaseSchema>, accountId: number): Promise<void> {
+  const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirst();
+  if (row === undefined) throw new Error(`Account ${accountId} does not exist`);
+}

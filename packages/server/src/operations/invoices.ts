@@ -3,6 +3,7 @@
 import { operationTable, type Handler, type InvoiceCreate } from '@invoice-api/contract';
 import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
+import { lockAccountForInvoiceWrite } from '../db/accounts.js';
 import { findCompanyClient } from '../db/directory.js';
 import { isUniqueViolation } from '../db/errors.js';
 import {
@@ -86,8 +87,11 @@ async function insertNewInvoice(trx: Kysely<DatabaseSchema>, accountId: number, 
     due_date: body.due_date,
     description: body.description ?? '',
   };
-  // A given number that is taken fails the insert (unique violation: 409 below).
-  return body.invoice_number === undefined ? insertGenerated(trx, values) : insertInvoice(trx, { ...values, invoice_number: body.invoice_number });
+  if (body.invoice_number === undefined) return insertGenerated(trx, values);
+  // A given number that is taken fails the insert (unique violation: 409 below). The account first:
+  // see lockAccountForInvoiceWrite.
+  await lockAccountForInvoiceWrite(trx, accountId);
+  return insertInvoice(trx, { ...values, invoice_number: body.invoice_number });
 }
 
 export const createInvoice: Handler<'createInvoice', RequestContext> = async (request, context) => {
@@ -114,6 +118,8 @@ export const updateInvoice: Handler<'updateInvoice', RequestContext> = async (re
   const invoiceId = request.params.invoice_id;
   try {
     const invoice = await context.db.db.transaction().execute(async (trx) => {
+      // The account before the invoice, as every invoice write (see lockAccountForInvoiceWrite).
+      await lockAccountForInvoiceWrite(trx, accountId);
       const current = await lockInvoice(trx, accountId, invoiceId);
       if (current === undefined) throw notFound(invoiceId);
       // Under the row lock: no other update can land between this check and the write.

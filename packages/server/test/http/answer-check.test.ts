@@ -54,7 +54,9 @@ describe('answers checked against the spec', () => {
     expect(status).toBe(500);
     expect(body).toEqual({ error: 'internal_error', message: expect.stringContaining('X-Request-Id') });
     expect(JSON.stringify(body)).not.toContain('password_hash');
-    expect(await failureLogged(requestId)).toBe('listUsers: the 200 answer does not match the spec at $.users[0].password_hash: additionalProperties (not in the spec: password_hash)');
+    expect(await failureLogged(requestId)).toBe(
+      'listUsers: the 200 answer does not match the spec at $.users[0].password_hash: additionalProperties (not in the spec: password_hash)',
+    );
   });
 
   it('answers an error code the spec does not list with 500', async () => {
@@ -67,7 +69,9 @@ describe('answers checked against the spec', () => {
   it('answers a status the operation does not document with 500', async () => {
     const { status, requestId } = await call(checked, '/api/v1/company_clients');
     expect(status).toBe(500);
-    expect(await failureLogged(requestId)).toBe('listCompanyClients: the 418 answer does not match the spec at $: status (the spec documents no 418 answer for listCompanyClients)');
+    expect(await failureLogged(requestId)).toBe(
+      'listCompanyClients: the 418 answer does not match the spec at $: status (the spec documents no 418 answer for listCompanyClients)',
+    );
   });
 
   it('sends what the handler answered when RESPONSE_VALIDATION=off (a benchmark switch)', async () => {
