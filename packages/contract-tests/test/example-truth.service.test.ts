@@ -229,8 +229,21 @@ interface Answer {
   body: Json;
 }
 
+// The main service (in-memory, healthy throughout) answers the error examples first and then the success
+// examples, which create their own invoices and deliveries: one start of it serves both groups. Each
+// group's setup asks for it, so it starts beside the other services; it stops after the last group.
+const keyFile = join(mkdtempSync(join(tmpdir(), 'example-truth-')), 'jwt-signing-key.json');
+let mainService: Promise<RunningService> | undefined;
+function startMainService(): Promise<RunningService> {
+  // The key file exists before the service starts, so it verifies the tokens minted with it.
+  mainService ??= mintDevToken({ keyFile, clientId: 'example-truth' }).then(() => startService({ keyFile }));
+  return mainService;
+}
+afterAll(async () => {
+  await (await mainService?.catch(() => undefined))?.stop();
+});
+
 describe('every named error example is what the service answers', () => {
-  const keyFile = join(mkdtempSync(join(tmpdir(), 'example-truth-')), 'jwt-signing-key.json');
   const examples = errorExamples();
   let main: RunningService | undefined;
   let limited: RunningService | undefined;
@@ -246,7 +259,7 @@ describe('every named error example is what the service answers', () => {
     postgres = await createTestPostgres('example_truth');
     proxy = await startTcpProxy({ host: new URL(postgres.url).hostname, port: Number(new URL(postgres.url).port || 5432) });
     [main, limited, faulty] = await Promise.all([
-      startService({ keyFile }),
+      startMainService(),
       startService({ keyFile, env: { RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_SEARCH_PER_MINUTE: '1', RATE_LIMIT_SEARCH_PER_HOUR: '1' } }),
       startService({ keyFile, env: { DATABASE_URL: urlFor(postgres.name, { host: proxy.host, port: proxy.port }), DATABASE_POOL_SIZE: '2' } }),
     ]);
@@ -287,7 +300,7 @@ describe('every named error example is what the service answers', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([main?.stop(), limited?.stop(), faulty?.stop()]);
+    await Promise.all([limited?.stop(), faulty?.stop()]);
     await proxy?.close();
     await postgres?.drop();
   });
@@ -367,15 +380,12 @@ describe('every named error example is what the service answers', () => {
 });
 
 describe('success examples show what the service computes', () => {
-  const keyFile = join(mkdtempSync(join(tmpdir(), 'example-truth-')), 'jwt-signing-key.json');
-  let service: RunningService | undefined;
   let call: (method: string, path: string, body: Json) => Promise<Json>;
   let clientId: number;
 
   beforeAll(async () => {
+    const { url } = await startMainService();
     const token = await mintDevToken({ keyFile, clientId: 'example-truth' });
-    service = await startService({ keyFile });
-    const url = service.url;
     call = async (method, path, body) => {
       const response = await fetch(new URL(path, url), {
         method,
@@ -387,7 +397,6 @@ describe('success examples show what the service computes', () => {
     const clients = (await (await fetch(new URL('/api/v1/company_clients', url), { headers: { authorization: `Bearer ${token}` } })).json()) as Json;
     clientId = Number((clients.company_clients as Json[])[0]!.id);
   }, 300_000);
-  afterAll(() => service?.stop());
 
   const computed = (delivery: Json) => ({
     total_amount: delivery.total_amount,

@@ -51,9 +51,9 @@ describe("the README's snippets", () => {
   let mock: RunningPrism | undefined;
 
   beforeAll(async () => {
-    // The token command creates the key the service then verifies with.
-    await shell('pnpm --silent token >/dev/null');
-    [service, mock] = await Promise.all([startService({ keyFile }), startPrism({ mode: 'mock' })]);
+    // The token command creates the key the service then verifies with; the mock needs no key, so it
+    // starts meanwhile.
+    [service, mock] = await Promise.all([shell('pnpm --silent token >/dev/null').then(() => startService({ keyFile })), startPrism({ mode: 'mock' })]);
   }, 300_000);
   afterAll(async () => {
     await Promise.all([service?.stop(), mock?.stop()]);
@@ -88,11 +88,8 @@ describe("the README's snippets", () => {
       .split('\n')
       .filter((line) => line.startsWith('pnpm --silent token'));
     expect(lines).toHaveLength(4);
-    const claims: Claims[] = [];
-    for (const line of lines) {
-      const { stdout } = await shell(line.replace(/#.*$/, ''));
-      claims.push(claimsOf(stdout.trim()));
-    }
+    // The key exists (beforeAll), so the commands only read it and can run side by side; each keeps its place.
+    const claims = await Promise.all(lines.map(async (line) => claimsOf((await shell(line.replace(/#.*$/, ''))).stdout.trim())));
     const [all, scoped, other, expired] = claims;
     expect(String(all!.scope).split(' ')).toHaveLength(6);
     expect(all).toMatchObject({ client_id: 'dev', account_id: 1 });
