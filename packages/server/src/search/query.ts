@@ -176,7 +176,8 @@ export function searchStatements(database: Database, accountId: number, search: 
   // entries when just the id is asked for (an index-only walk of (account_id, <sort>, id), migration
   // 0001), where selecting whole rows fetches every skipped row from the heap. One statement, so it
   // stays one round trip and the bench's SQL capture (packages/bench/src/service-sql.ts) sees it.
-  const pageIds = (cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, search, cursor)))
+  const inPage = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, search, cursor));
+  const pageIds = inPage
     .select('id')
     .orderBy(search.orderBy, search.direction)
     // id breaks ties in the same direction, so pages never overlap or skip rows.
@@ -184,16 +185,53 @@ export function searchStatements(database: Database, accountId: number, search: 
     // By cursor, one row more than the page says whether another follows it.
     .limit(cursor === undefined ? search.limit : search.limit + 1)
     .offset(cursor === undefined ? search.offset : 0);
-  const page = database.db
-    .selectFrom(pageIds.as('page'))
-    .innerJoin('invoices', 'invoices.id', 'page.id')
-    // Redundant with the ids' own filter, and kept so that every read of invoices names the account.
-    .where('invoices.account_id', '=', accountId)
-    .select(invoiceColumns.map((column) => `invoices.${column}` as const))
-    // A join does not keep the subquery's order: sort the page's rows again by the same total order.
-    .orderBy(`invoices.${search.orderBy}`, search.direction)
-    .orderBy('invoices.id', search.direction);
-  return { binding, cursor, page, total: totalQuery(database, accountId, matching, cursor) };
+  // The same page when few rows match: every match first (a materialized CTE the planner cannot look
+  // through), sorted afterwards. An `in` list of values the planner does not know as common ones (an
+  // attacker's 1,000 made-up descriptions or currencies) is estimated to match most of a column with few
+  // distinct values, and the planner then walks the whole sort index, row by row, for 50 matches that
+  // do not exist; the filter's own index finds the few matches at once.
+  const fewMatchesIds = database.db
+    .with(
+      (cte) => cte('matches').materialized(),
+      () => inPage.select(search.orderBy === 'id' ? ['id'] : ['id', search.orderBy]),
+    )
+    .selectFrom('matches')
+    .select('id')
+    .orderBy(search.orderBy, search.direction)
+    .orderBy('id', search.direction)
+    .limit(cursor === undefined ? search.limit : search.limit + 1)
+    .offset(cursor === undefined ? search.offset : 0);
+  const rowsOf = (ids: typeof pageIds | typeof fewMatchesIds) =>
+    database.db
+      .selectFrom(ids.as('page'))
+      .innerJoin('invoices', 'invoices.id', 'page.id')
+      // Redundant with the ids' own filter, and kept so that every read of invoices names the account.
+      .where('invoices.account_id', '=', accountId)
+      .select(invoiceColumns.map((column) => `invoices.${column}` as const))
+      // A join does not keep the subquery's order: sort the page's rows again by the same total order.
+      .orderBy(`invoices.${search.orderBy}`, search.direction)
+      .orderBy('invoices.id', search.direction);
+  const page = rowsOf(pageIds);
+  const fewMatchesPage = rowsOf(fewMatchesIds);
+  const hasInList = criteria.some((criterion) => criterion.operator === 'in');
+  return { binding, cursor, page, fewMatchesPage, hasInList, total: totalQuery(database, accountId, matching, cursor) };
+}
+
+/** Below this many matches a page is read from all matches, sorted (fewMatchesPage): a sort of that many rows is cheap. */
+const fewMatchesLimit = 10_000;
+
+type SearchStatements = ReturnType<typeof searchStatements>;
+
+/**
+ * With an `in` list the total comes first, and tells which plan the page needs: none when nothing
+ * matches, every match sorted when few do, the sort index's walk otherwise. One round trip more than
+ * running both at once, for searches whose `in` lists can otherwise cost a walk of the whole account.
+ */
+async function pageAfterTotal(statements: SearchStatements) {
+  const counted = await statements.total.executeTakeFirstOrThrow();
+  if (counted.total === 0) return [[], counted] as const;
+  const rows = await (counted.total <= fewMatchesLimit ? statements.fewMatchesPage : statements.page).execute();
+  return [rows, counted] as const;
 }
 
 /**
@@ -203,8 +241,10 @@ export function searchStatements(database: Database, accountId: number, search: 
 export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
   const statements = searchStatements(database, accountId, search);
   const { binding, cursor } = statements;
-  // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
-  const [rows, counted] = await Promise.all([statements.page.execute(), statements.total.executeTakeFirstOrThrow()]);
+  const [rows, counted] = await (statements.hasInList
+    ? pageAfterTotal(statements)
+    : // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
+      Promise.all([statements.page.execute(), statements.total.executeTakeFirstOrThrow()]));
   const { total, version } = counted;
   const offset = cursor === undefined ? search.offset : cursor.position;
   const hasMore = cursor === undefined ? search.offset + rows.length < total : rows.length > search.limit;
