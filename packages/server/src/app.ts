@@ -28,6 +28,7 @@ import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rat
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
+import { answerChecker } from './http/answer-check.js';
 import { sequence } from './http/sequence.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
@@ -118,7 +119,9 @@ export async function createApp(options: AppOptions): Promise<Express> {
         handlers,
         (_req, res) => {
           const log = requestLogger(logger, res.locals.requestId);
+          const operationId = res.locals.operation?.operationId;
           return {
+            ...(config.responseValidation && operationId !== undefined ? { checkAnswer: answerChecker(operationId) } : {}),
             caller: res.locals.caller,
             db: database,
             get log() {

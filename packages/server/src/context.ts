@@ -24,4 +24,9 @@ export interface RequestContext {
   idempotency?: IdempotencyClaim;
   /** The request's If-Match condition, when it sent one (preconditions/). */
   ifMatch?: IfMatch;
+  /**
+   * Throws when an answer does not match the spec for this operation (http/answer-check.ts); absent
+   * when answers are not checked. A keyed write checks its answer before storing it for replays.
+   */
+  checkAnswer?: (status: number, body: unknown) => void;
 }

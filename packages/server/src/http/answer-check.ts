@@ -23,3 +23,11 @@ export function answerMismatch(operationId: OperationId, status: number, body: u
   const issue = answerIssue(responseValidators, operationId, status, body);
   return issue === undefined ? undefined : new AnswerMismatch(operationId, status, issue);
 }
+
+/** A check of this operation's answers that throws the mismatch (a keyed write's, before it is stored). */
+export function answerChecker(operationId: OperationId): (status: number, body: unknown) => void {
+  return (status, body) => {
+    const mismatch = answerMismatch(operationId, status, body);
+    if (mismatch !== undefined) throw mismatch;
+  };
+}

@@ -28,10 +28,16 @@ export function errorMapper(options: ErrorMapperOptions): ErrorRequestHandler {
     }
     const operationId = res.locals.operation?.operationId;
     let mapped = toApiError(error, req, res);
-    // An error answer the spec does not document for this operation is the service's bug: logged as
-    // such, and answered as the 500 every operation documents.
-    const mismatch = options.checkAnswers && operationId !== undefined ? answerMismatch(operationId, mapped.status, errorBody(mapped)) : undefined;
+    // An error a handler raised that the spec does not document for its operation is the service's
+    // bug: logged as such (with the error it replaced as its cause), and answered as a 500. The checks
+    // before the handler (token, rate limit, body, shape) answer the decided statuses of every request,
+    // the health check's included, and are not the operation's answers to check.
+    const mismatch =
+      options.checkAnswers && res.locals.handling === true && operationId !== undefined
+        ? answerMismatch(operationId, mapped.status, errorBody(mapped))
+        : undefined;
     if (mismatch !== undefined) {
+      mismatch.cause = error;
       error = mismatch;
       mapped = new ApiError(500, 'internal_error', internalErrorMessage);
     }

@@ -30,6 +30,11 @@ declare global {
        * `failure`, so the request's log line is a warning without a stack (logging.ts).
        */
       unavailable?: string;
+      /**
+       * The request passed every check and reached its handler (router.ts): from then on an error answer
+       * is the handler's, and is checked against the spec like its other answers (errors.ts).
+       */
+      handling?: boolean;
       /** What made the answer a 500 (errors.ts): logged with its stack on the request's line, never sent. */
       failure?: Error;
     }

@@ -27,7 +27,7 @@ interface RequestLine {
  * by errors.ts); a 503 the service expected (a database outage: `res.locals.unavailable`) is a warning
  * naming its cause without a stack, since it repeats on every request while the outage lasts.
  */
-function lineFor(req: Request, res: Response, startedAt: number): { level: Level; line: RequestLine; message: string } {
+function lineFor(req: Request, res: Response, startedAt: number, aborted: boolean): { level: Level; line: RequestLine; message: string } {
   const { locals } = res;
   const line: RequestLine = {
     requestId: locals.requestId,
@@ -44,21 +44,26 @@ function lineFor(req: Request, res: Response, startedAt: number): { level: Level
     line.err = locals.failure ?? new Error(`failed with status code ${res.statusCode}`);
     return { level: 'error', line, message: 'request errored' };
   }
+  // The client left before the answer was handed over: the status is whatever had been set by then.
+  if (aborted) return { level: 'info', line, message: 'request aborted' };
   return { level: 'info', line, message: 'request completed' };
 }
 
 export function httpLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const startedAt = performance.now();
-    // 'finish' when the answer was handed to the socket; 'close' alone when the client left first.
+    // 'finish' when the answer was handed to the socket; 'close' alone when the client left first
+    // (or the socket failed: 'error').
     const finished = (): void => {
       res.removeListener('finish', finished);
       res.removeListener('close', finished);
-      const { level, line, message } = lineFor(req, res, startedAt);
+      res.removeListener('error', finished);
+      const { level, line, message } = lineFor(req, res, startedAt, !res.writableFinished);
       logger[level](line, message);
     };
     res.on('finish', finished);
     res.on('close', finished);
+    res.on('error', finished);
     next();
   };
 }

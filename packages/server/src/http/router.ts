@@ -47,6 +47,7 @@ function endpoint<K extends OperationId>(operationId: K, handlers: HandlerMap<Re
     // The validator has checked params, query and body against this operation's schemas just before,
     // so this is the one place where the untyped request becomes the operation's typed request. Path
     // parameters are path-ids.ts's values (ids as checked numbers), read by segment from the path.
+    res.locals.handling = true;
     const params = res.locals.pathParams ?? {};
     const request = { params, query: req.query, body: req.body as unknown } as unknown as HandlerRequest<K>;
     const answer: Answer = await handler(request, contextFor(req, res));

@@ -21,7 +21,7 @@ export function sequence(steps: readonly RequestHandler[]): RequestHandler {
       }
       try {
         const result: unknown = step(req, res, next);
-        if (result instanceof Promise) result.catch(next);
+        if (result instanceof Promise) result.catch((rejection: unknown) => next(rejection ?? new Error('a middleware rejected with a nullish value')));
       } catch (thrown) {
         next(thrown ?? new Error('a middleware threw a nullish value'));
       }

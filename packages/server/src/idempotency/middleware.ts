@@ -106,7 +106,7 @@ export function idempotency(options: IdempotencyOptions): IdempotencyMiddleware 
   return Object.assign(middleware, { purger });
 }
 
-/** Sends the stored answer again, marked as a replay; the response validator checks it like any other. */
+/** Sends the stored answer again, marked as a replay; it was checked against the spec before it was stored (write-once.ts). */
 function replay(res: Response, stored: StoredAnswer): void {
   res.status(stored.status);
   for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);

@@ -230,7 +230,11 @@ type SearchStatements = ReturnType<typeof searchStatements>;
 async function pageAfterTotal(statements: SearchStatements) {
   const counted = await statements.total.executeTakeFirstOrThrow();
   if (counted.total === 0) return [[], counted] as const;
-  const rows = await (counted.total <= fewMatchesLimit ? statements.fewMatchesPage : statements.page).execute();
+  // A total the cursor carried (its version still current) was not counted here, and a cursor's
+  // checksum is no signature: a forged small total must not buy a sort of a large result.
+  const countedHere = statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
+  const fewMatches = countedHere && counted.total <= fewMatchesLimit;
+  const rows = await (fewMatches ? statements.fewMatchesPage : statements.page).execute();
   return [rows, counted] as const;
 }
 

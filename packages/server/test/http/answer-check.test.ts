@@ -4,8 +4,10 @@
 import type { OperationId } from '@invoice-api/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
+import { writeOnce } from '../../src/idempotency/index.js';
 import { answerMismatch } from '../../src/http/answer-check.js';
 import { useTestDatabase } from '../support/databases.js';
+import { createAccount } from '../support/fixtures.js';
 import { stubHandlers } from './support/handlers.js';
 import { capturingLogger, startTestService, token, type TestService } from './support/service.js';
 
@@ -22,7 +24,14 @@ describe('answers checked against the spec', () => {
     },
     // A status the operation does not document.
     listCompanyClients: async () => ({ status: 418 as never, body: { company_clients: [] } }),
+    // A keyed write whose answer has an undocumented field: it must not be stored for replays.
+    createInvoice: async (_request, context) =>
+      writeOnce(context, async () => {
+        createCalls += 1;
+        return { status: 201 as const, headers: { Location: '/api/v1/invoices/1' }, body: { invoice: { id: 1, secret: 'x' } } as never };
+      }),
   });
+  let createCalls = 0;
   const captured = capturingLogger();
   let checked: TestService;
   let unchecked: TestService;
@@ -31,7 +40,9 @@ describe('answers checked against the spec', () => {
   beforeAll(async () => {
     checked = await startTestService({ database: database(), handlers, logger: captured.logger });
     unchecked = await startTestService({ database: database(), handlers, env: { RESPONSE_VALIDATION: 'off' } });
-    bearer = await token();
+    // The keyed write stores its answer for this account (the stored answer names it).
+    const account = await createAccount(database());
+    bearer = await token({ accountId: account.accountId });
   });
   afterAll(async () => {
     await checked?.close();
@@ -46,7 +57,7 @@ describe('answers checked against the spec', () => {
   async function failureLogged(requestId: string): Promise<string> {
     await expect.poll(() => captured.lines().some((line) => line.requestId === requestId && line.err !== undefined)).toBe(true);
     const line = captured.lines().find((entry) => entry.requestId === requestId && entry.err !== undefined);
-    return String((line?.err as { message?: string }).message);
+    return String((line?.err as { message?: string } | undefined)?.message);
   }
 
   it('answers an undocumented field with 500 and logs its path', async () => {
@@ -72,6 +83,29 @@ describe('answers checked against the spec', () => {
     expect(await failureLogged(requestId)).toBe(
       'listCompanyClients: the 418 answer does not match the spec at $: status (the spec documents no 418 answer for listCompanyClients)',
     );
+  });
+
+  it("leaves the checks before the handler alone: the health check's refusal of a query stays a 400", async () => {
+    const response = await fetch(`${checked.url}/healthz?x=1`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
+  });
+
+  it('stores no keyed answer the spec does not document: its retry runs again instead of replaying it', async () => {
+    const key = `answer-check-${Date.now()}`;
+    const again = (body: string) =>
+      fetch(`${checked.url}/api/v1/invoices`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body,
+      });
+    const body = JSON.stringify({ client_id: 1, amount: 10, currency: 'CHF', due_date: '2026-03-31' });
+    const first = await again(body);
+    expect(first.status).toBe(500);
+    const retry = await again(body);
+    expect(retry.status).toBe(500);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(createCalls).toBe(2);
   });
 
   it('sends what the handler answered when RESPONSE_VALIDATION=off (a benchmark switch)', async () => {

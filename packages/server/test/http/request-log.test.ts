@@ -62,7 +62,7 @@ describe('request log lines', () => {
     expect(linesOf(requestId)[0]).toMatchObject({ res: { status: 401 }, tokenFailure: 'malformed' });
   });
 
-  it('logs a request whose client left before the answer once, when it closes', async () => {
+  it('logs a request whose client left before the answer once, as aborted, when it closes', async () => {
     const requestId = `left-${Date.now()}`;
     const leaving = new AbortController();
     const request = fetch(`${service.url}/api/v1/company_clients`, {
@@ -73,6 +73,7 @@ describe('request log lines', () => {
     leaving.abort();
     expect(await request).toBe('aborted');
     await expect.poll(() => linesOf(requestId).length).toBe(1);
+    expect(linesOf(requestId)[0]?.msg).toBe('request aborted');
     releaseSlowAnswer();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(linesOf(requestId)).toHaveLength(1);
