@@ -186,7 +186,7 @@ export function renderReport(results: RunResults): string {
   out.push('## CPU per request: the service process vs the bare node:http handler');
   out.push('');
   out.push(
-    'Process CPU time (every thread, the scheduler\'s account in /proc/<pid>/task/*/schedstat, else /proc/<pid>/stat) over the requests completed in the same measurement as the table above. ' +
+    "Process CPU time (every thread, the scheduler's account in /proc/<pid>/task/*/schedstat, else /proc/<pid>/stat) over the requests completed in the same measurement as the table above. " +
       'The service runs with request and response validation on, logging at info and the rate limiter in the path.',
   );
   out.push('');
