@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import { invoiceNumberFormat } from '../domain/invoice-rules.js';
 import { nextNumberUpdate } from './accounts.js';
+import { placeholders, statementTemplate, type StatementTemplate } from './statement-template.js';
 import type { DatabaseSchema, InvoiceRow, NewInvoiceRow } from './schema.js';
 
 export type InvoiceRecord = Omit<InvoiceRow, 'account_id'>;
@@ -25,8 +26,25 @@ const columns = [
   'version',
 ] as const;
 
-export function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
-  return db.selectFrom('invoices').select(columns).where('account_id', '=', accountId).where('id', '=', invoiceId).executeTakeFirst();
+/** findInvoice's statement, compiled once per Kysely instance (statement-template.ts): the hot read by id. */
+const findInvoiceTemplates = new WeakMap<Kysely<DatabaseSchema>, StatementTemplate<InvoiceRecord>>();
+
+function findInvoiceTemplate(db: Kysely<DatabaseSchema>): StatementTemplate<InvoiceRecord> {
+  let template = findInvoiceTemplates.get(db);
+  if (template === undefined) {
+    const [accountId, invoiceId] = placeholders(2);
+    template = statementTemplate(
+      db.selectFrom('invoices').select(columns).where('account_id', '=', sql<number>`${accountId}`).where('id', '=', sql<number>`${invoiceId}`),
+      2,
+    );
+    findInvoiceTemplates.set(db, template);
+  }
+  return template;
+}
+
+export async function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
+  const { rows } = await db.executeQuery(findInvoiceTemplate(db).bind([accountId, invoiceId]));
+  return rows[0];
 }
 
 /** Reads the invoice and locks its row until the transaction ends, so concurrent updates queue. */

@@ -2,13 +2,14 @@
 // name comes from the allow-list, and every query is confined to the caller's account.
 import { createHash } from 'node:crypto';
 import { searchRules, type Invoice, type Pagination } from '@invoice-api/contract';
-import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
+import { statementTemplate, TemplateCache, valuesOf, withPlaceholders, type StatementTemplate } from '../db/statement-template.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import type { ParsedCriterion } from './criteria.js';
 import type { SearchValue, ValueType } from './value-types.js';
-import { decodeCursor, encodeCursor, searchDigest, type CursorBinding, type SearchCursor } from './cursor.js';
+import { decodeCursor, encodeCursor, searchDigest, type CursorBinding } from './cursor.js';
 import type { ParsedSearch } from './request.js';
 
 type InvoiceExpressions = ExpressionBuilder<DatabaseSchema, 'invoices'>;
@@ -34,27 +35,13 @@ const arrayElementType: Readonly<Record<ValueType, string>> = {
  * statement stays short to build, send and parse whatever the list's length. The element type is a
  * constant of the table above, never input.
  */
-function anyOf(expression: Expression<unknown>, values: readonly SearchValue[], type: string): Expression<SqlBool> {
-  return sql<SqlBool>`${expression} = any(cast(${sql.val(values)} as ${sql.raw(type)}[]))`;
+function anyOf(expression: Expression<unknown>, values: unknown, type: string): Expression<SqlBool> {
+  return sql<SqlBool>`${expression} = any(cast(${values} as ${sql.raw(type)}[]))`;
 }
 
 /** md5 as PostgreSQL's md5(text) computes it: hex of the UTF-8 bytes. */
 function md5Hex(text: SearchValue): string {
   return createHash('md5').update(String(text), 'utf8').digest('hex');
-}
-
-/**
- * description is indexed by its md5 digest (migration 0003: long texts do not fit a b-tree), so an
- * equality on it also compares digests, which that index can serve; the value comparison stays exact.
- * The digests of the values are computed here, so the SQL calls md5() once per row it reads, never
- * once per value.
- */
-function descriptionDigestMatch(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> | undefined {
-  if (criterion.field !== 'description') return undefined;
-  const digest = sql<string>`md5(${eb.ref('description')})`;
-  if (criterion.operator === '=') return eb(digest, '=', md5Hex(criterion.value));
-  if (criterion.operator === 'in') return anyOf(digest, criterion.value.map(md5Hex), 'text');
-  return undefined;
 }
 
 /**
@@ -87,27 +74,98 @@ export function mergeInCriteria(criteria: readonly ParsedCriterion[]): ParsedCri
   return merged;
 }
 
-function criterionExpression(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> {
-  const digestMatch = descriptionDigestMatch(eb, criterion);
-  const exact = valueMatch(eb, criterion);
-  return digestMatch === undefined ? exact : eb.and([digestMatch, exact]);
+/**
+ * Everything of a search that becomes a bound parameter, apart from the statement's shape (which
+ * fields, operators and order; whether it continues a cursor). The statements are built from this
+ * once per shape with placeholders (statement-template.ts), and bound with each request's values.
+ */
+interface SearchValues {
+  accountId: unknown;
+  criteria: CriterionValues[];
+  cursor: { sortValue: unknown; id: unknown; invoicesVersion: unknown; total: unknown } | undefined;
+  limit: unknown;
+  offset: unknown;
 }
 
-function valueMatch(eb: InvoiceExpressions, criterion: ParsedCriterion): Expression<SqlBool> {
+/**
+ * One criterion's parameters: its value, pattern or array first; the upper bound of `between`, or the
+ * md5 digests a description is also compared by, second.
+ */
+interface CriterionValues {
+  field: ParsedCriterion['field'];
+  operator: ParsedCriterion['operator'];
+  values: unknown[];
+}
+
+/** Visits every value of a search in one fixed order: the order of the list a template is bound with. */
+function mapSearchValues(search: SearchValues, each: (value: unknown) => unknown): SearchValues {
+  return {
+    accountId: each(search.accountId),
+    criteria: search.criteria.map(({ field, operator, values }) => ({ field, operator, values: values.map(each) })),
+    cursor:
+      search.cursor === undefined
+        ? undefined
+        : {
+            sortValue: each(search.cursor.sortValue),
+            id: each(search.cursor.id),
+            invoicesVersion: each(search.cursor.invoicesVersion),
+            total: each(search.cursor.total),
+          },
+    limit: each(search.limit),
+    offset: each(search.offset),
+  };
+}
+
+/**
+ * description is indexed by its md5 digest (migration 0003: long texts do not fit a b-tree), so an
+ * equality on it also compares digests, which that index can serve; the value comparison stays exact.
+ * The digests of the values are computed here, so the SQL calls md5() once per row it reads, never
+ * once per value. `like` is a substring: its pattern is the escaped value between wildcards.
+ */
+function criterionValues(criterion: ParsedCriterion): CriterionValues {
+  const { field, operator } = criterion;
+  switch (criterion.operator) {
+    case 'like':
+      return { field, operator, values: [`%${escapeLike(criterion.value)}%`] };
+    case 'in':
+      return { field, operator, values: field === 'description' ? [criterion.value, criterion.value.map(md5Hex)] : [criterion.value] };
+    case 'between':
+      return { field, operator, values: [criterion.value[0], criterion.value[1]] };
+    default:
+      return { field, operator, values: field === 'description' && operator === '=' ? [criterion.value, md5Hex(criterion.value)] : [criterion.value] };
+  }
+}
+
+/** A bound parameter of the type its place in the statement takes. */
+function parameter<T>(value: unknown) {
+  return sql<T>`${value}`;
+}
+
+function criterionExpression(eb: InvoiceExpressions, criterion: CriterionValues): Expression<SqlBool> {
+  const exact = valueMatch(eb, criterion);
+  const digests = criterion.field === 'description' ? criterion.values[1] : undefined;
+  if (digests === undefined) return exact;
+  const digest = sql<string>`md5(${eb.ref('description')})`;
+  const digestMatch = criterion.operator === 'in' ? anyOf(digest, digests, 'text') : eb(digest, '=', parameter<string>(digests));
+  return eb.and([digestMatch, exact]);
+}
+
+function valueMatch(eb: InvoiceExpressions, criterion: CriterionValues): Expression<SqlBool> {
   const column = eb.ref(criterion.field);
+  const [value, second] = criterion.values;
   switch (criterion.operator) {
     case 'like':
       // ILIKE under "C.utf8" folds case beyond ASCII and is the expression the trigram indexes are
       // built on (migration 0002), so they serve it; '\' is LIKE's default escape character.
-      return eb(sql<string>`${column} collate "C.utf8"`, 'ilike', `%${escapeLike(criterion.value)}%`);
+      return eb(sql<string>`${column} collate "C.utf8"`, 'ilike', parameter<string>(value));
     case 'in':
-      return anyOf(column, criterion.value, arrayElementType[searchRules.fields[criterion.field].type]);
+      return anyOf(column, value, arrayElementType[searchRules.fields[criterion.field].type]);
     case 'between':
-      return eb.between(column, criterion.value[0], criterion.value[1]);
+      return eb.between(column, parameter<SearchValue>(value), parameter<SearchValue>(second));
     case '!=':
-      return eb(column, '<>', criterion.value);
+      return eb(column, '<>', parameter<SearchValue>(value));
     default:
-      return eb(column, criterion.operator, criterion.value);
+      return eb(column, criterion.operator, parameter<SearchValue>(value));
   }
 }
 
@@ -116,15 +174,21 @@ export interface SearchPage {
   pagination: Pagination;
 }
 
+/** How a search's statements are built: everything but the values. */
+interface SearchShape {
+  orderBy: ParsedSearch['orderBy'];
+  direction: ParsedSearch['direction'];
+}
+
 /**
  * Rows after the cursor in the page's order: the row comparison (sort value, id) > (cursor's) ascending,
  * < descending. PostgreSQL reads it as a range of the (account_id, <sort>, id) index, so the page
  * starts where the cursor points instead of walking every row before it.
  */
-function afterCursor(eb: InvoiceExpressions, search: ParsedSearch, cursor: SearchCursor): Expression<SqlBool> {
-  const comparison = search.direction === 'asc' ? '>' : '<';
-  if (search.orderBy === 'id') return eb('id', comparison, cursor.id);
-  return eb(eb.refTuple(search.orderBy, 'id'), comparison, eb.tuple(cursor.sortValue, cursor.id));
+function afterCursor(eb: InvoiceExpressions, shape: SearchShape, cursor: NonNullable<SearchValues['cursor']>): Expression<SqlBool> {
+  const comparison = shape.direction === 'asc' ? '>' : '<';
+  if (shape.orderBy === 'id') return eb('id', comparison, parameter<number>(cursor.id));
+  return eb(eb.refTuple(shape.orderBy, 'id'), comparison, eb.tuple(parameter<SearchValue>(cursor.sortValue), parameter<number>(cursor.id)));
 }
 
 type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
@@ -135,8 +199,9 @@ type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
  * transaction that writes the account's invoices, so an unchanged version means an unchanged result.
  * An account without a row (no invoices can name it) reads as version 0.
  */
-function totalQuery(database: Database, accountId: number, matching: MatchingInvoices, cursor: SearchCursor | undefined) {
-  const currentVersion = sql<number>`coalesce((${database.db.selectFrom('accounts').select('invoices_version').where('id', '=', accountId)}), 0)`;
+function totalQuery(db: Kysely<DatabaseSchema>, values: SearchValues, matching: MatchingInvoices) {
+  const currentVersion = sql<number>`coalesce((${db.selectFrom('accounts').select('invoices_version').where('id', '=', parameter<number>(values.accountId))}), 0)`;
+  const { cursor } = values;
   if (cursor === undefined) {
     // A first page (or one by offset) counts, as it always did.
     return matching.select((eb) => [eb.fn.countAll<number>().as('total'), currentVersion.as('version')]);
@@ -145,13 +210,13 @@ function totalQuery(database: Database, accountId: number, matching: MatchingInv
   // such an InitPlan only when the branch is first evaluated, so while the version equals the cursor's
   // the whole result is not counted again, and the cursor's total is exact.
   const count = matching.select((eb) => eb.fn.countAll<number>().as('total'));
-  return database.db
-    .selectFrom(database.db.selectNoFrom(currentVersion.as('version')).as('current'))
+  return db
+    .selectFrom(db.selectNoFrom(currentVersion.as('version')).as('current'))
     .select((eb) => [
       'current.version',
       eb
         .case()
-        .when('current.version', '=', cursor.invoicesVersion)
+        .when('current.version', '=', parameter<number>(cursor.invoicesVersion))
         .then(sql<number>`cast(${cursor.total} as bigint)`)
         .else(count)
         .end()
@@ -160,61 +225,116 @@ function totalQuery(database: Database, accountId: number, matching: MatchingInv
     ]);
 }
 
-/**
- * The two statements of a search: its page, and its total with the account's invoices_version. Built
- * apart from running them so that a test can EXPLAIN the very statements the service runs.
- */
-export function searchStatements(database: Database, accountId: number, search: ParsedSearch) {
-  const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
-  const cursor = search.cursor === undefined ? undefined : decodeCursor(search.cursor, binding);
-  const criteria = mergeInCriteria(search.criteria);
-  const matching = database.db
+/** The statements of one search shape, built from `values` (placeholders, once per shape). */
+function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues) {
+  const { cursor } = values;
+  const matching = db
     .selectFrom('invoices')
-    .where('account_id', '=', accountId)
-    .where((eb) => eb.and(criteria.map((criterion) => criterionExpression(eb, criterion))));
+    .where('account_id', '=', parameter<number>(values.accountId))
+    .where((eb) => eb.and(values.criteria.map((criterion) => criterionExpression(eb, criterion))));
   // Deferred join: the page's ids first, then their rows. Skipping `offset` rows costs only index
   // entries when just the id is asked for (an index-only walk of (account_id, <sort>, id), migration
   // 0001), where selecting whole rows fetches every skipped row from the heap. One statement, so it
   // stays one round trip and the bench's SQL capture (packages/bench/src/service-sql.ts) sees it.
-  const inPage = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, search, cursor));
+  const inPage = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, shape, cursor));
+  const limit = parameter<number>(values.limit);
+  const offset = parameter<number>(values.offset);
   const pageIds = inPage
     .select('id')
-    .orderBy(search.orderBy, search.direction)
+    .orderBy(shape.orderBy, shape.direction)
     // id breaks ties in the same direction, so pages never overlap or skip rows.
-    .orderBy('id', search.direction)
-    // By cursor, one row more than the page says whether another follows it.
-    .limit(cursor === undefined ? search.limit : search.limit + 1)
-    .offset(cursor === undefined ? search.offset : 0);
+    .orderBy('id', shape.direction)
+    .limit(limit)
+    .offset(offset);
   // The same page when few rows match: every match first (a materialized CTE the planner cannot look
   // through), sorted afterwards. An `in` list of values the planner does not know as common ones (an
   // attacker's 1,000 made-up descriptions or currencies) is estimated to match most of a column with few
   // distinct values, and the planner then walks the whole sort index, row by row, for 50 matches that
   // do not exist; the filter's own index finds the few matches at once.
-  const fewMatchesIds = database.db
+  const fewMatchesIds = db
     .with(
       (cte) => cte('matches').materialized(),
-      () => inPage.select(search.orderBy === 'id' ? ['id'] : ['id', search.orderBy]),
+      () => inPage.select(shape.orderBy === 'id' ? ['id'] : ['id', shape.orderBy]),
     )
     .selectFrom('matches')
     .select('id')
-    .orderBy(search.orderBy, search.direction)
-    .orderBy('id', search.direction)
-    .limit(cursor === undefined ? search.limit : search.limit + 1)
-    .offset(cursor === undefined ? search.offset : 0);
+    .orderBy(shape.orderBy, shape.direction)
+    .orderBy('id', shape.direction)
+    .limit(limit)
+    .offset(offset);
   const rowsOf = (ids: typeof pageIds | typeof fewMatchesIds) =>
-    database.db
+    db
       .selectFrom(ids.as('page'))
       .innerJoin('invoices', 'invoices.id', 'page.id')
       // Redundant with the ids' own filter, and kept so that every read of invoices names the account.
-      .where('invoices.account_id', '=', accountId)
+      .where('invoices.account_id', '=', parameter<number>(values.accountId))
       .select(invoiceColumns.map((column) => `invoices.${column}` as const))
       // A join does not keep the subquery's order: sort the page's rows again by the same total order.
-      .orderBy(`invoices.${search.orderBy}`, search.direction)
-      .orderBy('invoices.id', search.direction);
-  const page = rowsOf(pageIds);
-  const fewMatchesPage = rowsOf(fewMatchesIds);
+      .orderBy(`invoices.${shape.orderBy}`, shape.direction)
+      .orderBy('invoices.id', shape.direction);
+  return { page: rowsOf(pageIds), fewMatchesPage: rowsOf(fewMatchesIds), total: totalQuery(db, values, matching) };
+}
+
+type BuiltStatements = ReturnType<typeof buildSearchStatements>;
+type RowOf<Query> = Query extends { compile(): CompiledQuery<infer Row> } ? Row : never;
+
+interface SearchTemplates {
+  page: StatementTemplate<RowOf<BuiltStatements['page']>>;
+  fewMatchesPage: StatementTemplate<RowOf<BuiltStatements['fewMatchesPage']>>;
+  total: StatementTemplate<RowOf<BuiltStatements['total']>>;
+}
+
+/** Shapes compiled so far, per Kysely instance: each compiles for its own dialect. */
+const templateCaches = new WeakMap<Kysely<DatabaseSchema>, TemplateCache<SearchTemplates>>();
+const shapesKept = 500;
+
+function templatesFor(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues): SearchTemplates {
+  let cache = templateCaches.get(db);
+  if (cache === undefined) {
+    cache = new TemplateCache(shapesKept);
+    templateCaches.set(db, cache);
+  }
+  // Fields and operators are allow-listed names (criteria.ts): they cannot be confused with the separators.
+  const key = `${shape.orderBy} ${shape.direction} ${values.cursor === undefined ? 'first' : 'cursor'} ${values.criteria.map((criterion) => `${criterion.field} ${criterion.operator}`).join(',')}`;
+  return cache.get(key, () => {
+    const built = buildSearchStatements(db, shape, withPlaceholders(mapSearchValues, values));
+    const valueCount = valuesOf(mapSearchValues, values).length;
+    return {
+      page: statementTemplate(built.page, valueCount),
+      fewMatchesPage: statementTemplate(built.fewMatchesPage, valueCount),
+      total: statementTemplate(built.total, valueCount),
+    };
+  });
+}
+
+/**
+ * The statements of a search, compiled and bound: its page (by either plan), and its total with the
+ * account's invoices_version. Apart from running them so that a test can EXPLAIN the very statements
+ * the service runs.
+ */
+export function searchStatements(database: Database, accountId: number, search: ParsedSearch) {
+  const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
+  const cursor = search.cursor === undefined ? undefined : decodeCursor(search.cursor, binding);
+  const criteria = mergeInCriteria(search.criteria);
+  const values: SearchValues = {
+    accountId,
+    criteria: criteria.map(criterionValues),
+    cursor: cursor === undefined ? undefined : { sortValue: cursor.sortValue, id: cursor.id, invoicesVersion: cursor.invoicesVersion, total: cursor.total },
+    // By cursor, one row more than the page says whether another follows it; the cursor is the position.
+    limit: cursor === undefined ? search.limit : search.limit + 1,
+    offset: cursor === undefined ? search.offset : 0,
+  };
+  const templates = templatesFor(database.db, { orderBy: search.orderBy, direction: search.direction }, values);
+  const bound = valuesOf(mapSearchValues, values);
   const hasInList = criteria.some((criterion) => criterion.operator === 'in');
-  return { binding, cursor, page, fewMatchesPage, hasInList, total: totalQuery(database, accountId, matching, cursor) };
+  return {
+    binding,
+    cursor,
+    hasInList,
+    page: templates.page.bind(bound),
+    fewMatchesPage: templates.fewMatchesPage.bind(bound),
+    total: templates.total.bind(bound),
+  };
 }
 
 /** Below this many matches a page is read from all matches, sorted (fewMatchesPage): a sort of that many rows is cheap. */
@@ -222,20 +342,33 @@ const fewMatchesLimit = 10_000;
 
 type SearchStatements = ReturnType<typeof searchStatements>;
 
+async function totalOf(database: Database, statements: SearchStatements) {
+  const [counted] = (await database.db.executeQuery(statements.total)).rows;
+  // One aggregate row, always: anything else is a broken statement, not an empty result.
+  if (counted === undefined) throw new Error('The search total statement returned no row.');
+  return counted;
+}
+
 /**
  * With an `in` list the total comes first, and tells which plan the page needs: none when nothing
  * matches, every match sorted when few do, the sort index's walk otherwise. One round trip more than
  * running both at once, for searches whose `in` lists can otherwise cost a walk of the whole account.
  */
-async function pageAfterTotal(statements: SearchStatements) {
-  const counted = await statements.total.executeTakeFirstOrThrow();
+async function pageAfterTotal(database: Database, statements: SearchStatements) {
+  const counted = await totalOf(database, statements);
   if (counted.total === 0) return [[], counted] as const;
   // A total the cursor carried (its version still current) was not counted here, and a cursor's
   // checksum is no signature: a forged small total must not buy a sort of a large result.
   const countedHere = statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
   const fewMatches = countedHere && counted.total <= fewMatchesLimit;
-  const rows = await (fewMatches ? statements.fewMatchesPage : statements.page).execute();
+  const { rows } = await database.db.executeQuery(fewMatches ? statements.fewMatchesPage : statements.page);
   return [rows, counted] as const;
+}
+
+async function pageWithTotal(database: Database, statements: SearchStatements) {
+  // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
+  const [page, counted] = await Promise.all([database.db.executeQuery(statements.page), totalOf(database, statements)]);
+  return [page.rows, counted] as const;
 }
 
 /**
@@ -245,10 +378,7 @@ async function pageAfterTotal(statements: SearchStatements) {
 export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
   const statements = searchStatements(database, accountId, search);
   const { binding, cursor } = statements;
-  const [rows, counted] = await (statements.hasInList
-    ? pageAfterTotal(statements)
-    : // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
-      Promise.all([statements.page.execute(), statements.total.executeTakeFirstOrThrow()]));
+  const [rows, counted] = await (statements.hasInList ? pageAfterTotal(database, statements) : pageWithTotal(database, statements));
   const { total, version } = counted;
   const offset = cursor === undefined ? search.offset : cursor.position;
   const hasMore = cursor === undefined ? search.offset + rows.length < total : rows.length > search.limit;

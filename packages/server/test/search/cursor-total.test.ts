@@ -80,7 +80,7 @@ describe.each(engines)('the total of a page by cursor on %s', (engine) => {
 
   /** How often the count of the search's total statement ran: EXPLAIN ANALYZE of the service's own statement. */
   async function countRuns(account: TestAccount, cursor: string): Promise<number> {
-    const statement = searchStatements(database(), account.accountId, parseSearchRequest({ ...body, cursor })).total.compile();
+    const statement = searchStatements(database(), account.accountId, parseSearchRequest({ ...body, cursor })).total;
     const result = await database().db.executeQuery<Record<string, unknown>>(
       CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
     );

@@ -1,0 +1,92 @@
+// Statements built and compiled once, then run with each request's values. Building a query with
+// Kysely and compiling it to SQL walks and freezes a tree of nodes every time; for a statement whose
+// shape does not change (an invoice by id, a search with the same criteria and order) that work gives
+// the same SQL text every time, and only its parameters differ. A template is compiled with
+// placeholders where the values go, and remembers which parameter is which value; binding it is a copy
+// of the parameter list. The values stay bound parameters, as in every other statement.
+import { createQueryId, type CompiledQuery, type Compilable } from 'kysely';
+
+/** Stands for the value at `position` of the list a template is later bound with. */
+class Placeholder {
+  constructor(readonly position: number) {}
+}
+
+/** `count` placeholders, for the values 0 to count - 1 of the list the template will be bound with. */
+export function placeholders(count: number): unknown[] {
+  return Array.from({ length: count }, (_, position) => new Placeholder(position));
+}
+
+/** Replaces every value of `parameters` with a placeholder for its position in the list, in order. */
+export function withPlaceholders<T>(map: (parameters: T, each: (value: unknown) => unknown) => T, parameters: T): T {
+  let position = 0;
+  return map(parameters, () => new Placeholder(position++));
+}
+
+/** The values of `parameters` in the order `map` visits them: the list a template built by withPlaceholders binds. */
+export function valuesOf<T>(map: (parameters: T, each: (value: unknown) => unknown) => T, parameters: T): unknown[] {
+  const values: unknown[] = [];
+  map(parameters, (value) => {
+    values.push(value);
+    return value;
+  });
+  return values;
+}
+
+export interface StatementTemplate<Row> {
+  /** The statement with `values[n]` wherever placeholder n was built in. */
+  bind(values: readonly unknown[]): CompiledQuery<Row>;
+  /** How many values `bind` expects. */
+  readonly valueCount: number;
+}
+
+/**
+ * Compiles `query`, built with placeholders for `valueCount` values (placeholders() or
+ * withPlaceholders()). Parameters that are not placeholders (constants the builder bound) keep their
+ * value in every binding.
+ */
+export function statementTemplate<Row>(query: Compilable<Row>, valueCount: number): StatementTemplate<Row> {
+  const compiled = query.compile();
+  const slots = compiled.parameters.map((parameter) => (parameter instanceof Placeholder ? parameter.position : undefined));
+  const constants = compiled.parameters;
+  if (slots.some((position) => position !== undefined && position >= valueCount)) {
+    throw new Error(`A statement template names a value beyond the ${valueCount} it is bound with.`);
+  }
+  return {
+    valueCount,
+    bind(values) {
+      if (values.length !== valueCount) throw new Error(`A statement template takes ${valueCount} values, not ${values.length}.`);
+      const parameters = slots.map((position, index) => (position === undefined ? constants[index] : values[position]));
+      return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
+    },
+  };
+}
+
+/**
+ * Templates by shape, bounded: statements can take very many shapes (a search's criteria combine
+ * freely), and a client sending a new shape each time must not grow memory. The shape used least
+ * recently goes first.
+ */
+export class TemplateCache<Templates> {
+  // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
+  readonly #entries = new Map<string, Templates>();
+
+  constructor(readonly maxEntries: number) {}
+
+  /** The templates of `shape`, built by `build` when they are not kept (any more). */
+  get(shape: string, build: () => Templates): Templates {
+    const known = this.#entries.get(shape);
+    if (known !== undefined) {
+      this.#entries.delete(shape);
+      this.#entries.set(shape, known);
+      return known;
+    }
+    const built = build();
+    this.#entries.set(shape, built);
+    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    return built;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
