@@ -2,6 +2,7 @@
 // warmed the same way (the same discarded requests) before any measurement, then interleaved rounds
 // (A B, then B A, ...) on those two processes, reported as the median and the range of the rounds. Where the two ranges overlap the difference is within the
 // noise and is said so instead of a ratio; a target holds only when the whole range meets it.
+// The same with more than two sides (interleavedRounds): each round starts one side later (A B C, B C A, C A B).
 import type { RunningServer } from './child-process.js';
 import { withCpu, type Figures } from './figures.js';
 
@@ -55,43 +56,62 @@ function summarise(name: string, rounds: Figures[]): AbSideResult {
   };
 }
 
-export interface AbOptions {
-  a: AbSide;
-  b: AbSide;
+export interface RoundsOptions {
+  /** Started and warmed in this order; each round starts one side later than the one before. */
+  sides: readonly AbSide[];
   rounds: number;
   /** One measurement against a server's URL. */
   measure(url: string): Promise<Figures>;
-  /** The warm-up every fresh process gets before its measurement, the same on both sides. */
+  /** The warm-up every fresh process gets before its measurement, the same on every side. */
   warmUp(url: string): Promise<unknown>;
   log(line: string): void;
 }
 
-export async function interleavedAb(options: AbOptions): Promise<AbResult> {
-  const servers = new Map<AbSide, RunningServer>();
-  const figures = new Map<AbSide, Figures[]>([
-    [options.a, []],
-    [options.b, []],
-  ]);
+export interface AbOptions extends Omit<RoundsOptions, 'sides'> {
+  a: AbSide;
+  b: AbSide;
+}
+
+/** Interleaved rounds on one process per side; the results in the order of `sides`. */
+export async function interleavedRounds(options: RoundsOptions): Promise<AbSideResult[]> {
+  const { sides } = options;
+  const servers: RunningServer[] = [];
+  const figures: Figures[][] = sides.map(() => []);
   try {
-    for (const side of [options.a, options.b]) {
+    for (const side of sides) {
       options.log(`  starting and warming: ${side.name}`);
       const server = await side.start();
-      servers.set(side, server);
+      servers.push(server);
       await options.warmUp(server.url);
     }
     for (let round = 0; round < options.rounds; round += 1) {
-      // ABBA: whatever drifts during a run (the machine's other load, caches) falls on both sides alike.
-      const order = round % 2 === 0 ? [options.a, options.b] : [options.b, options.a];
-      for (const side of order) {
-        options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
-        const server = servers.get(side)!;
-        figures.get(side)!.push(await withCpu(server, () => options.measure(server.url)));
+      // Rotated (for two sides ABBA): whatever drifts during a run (the machine's other load, caches)
+      // falls on every side alike, and no side is always measured first or last.
+      const order = sides.map((_, position) => (position + round) % sides.length);
+      for (const index of order) {
+        options.log(`  round ${round + 1}/${options.rounds}: ${sides[index]!.name}`);
+        const server = servers[index]!;
+        figures[index]!.push(await withCpu(server, () => options.measure(server.url)));
       }
     }
   } finally {
-    await Promise.all([...servers.values()].map((server) => server.stop()));
+    await Promise.all(servers.map((server) => server.stop()));
   }
-  return { a: summarise(options.a.name, figures.get(options.a)!), b: summarise(options.b.name, figures.get(options.b)!) };
+  return sides.map((side, index) => summarise(side.name, figures[index]!));
+}
+
+export async function interleavedAb(options: AbOptions): Promise<AbResult> {
+  const { a, b, ...rounds } = options;
+  const [resultA, resultB] = await interleavedRounds({ ...rounds, sides: [a, b] });
+  return { a: resultA!, b: resultB! };
+}
+
+/**
+ * `a` / `b` over the rounds: the ratio of the medians, and the range that every pairing of a round of
+ * `a` with a round of `b` allows (lowest a over highest b, highest a over lowest b).
+ */
+export function ratioSpread(a: Spread, b: Spread): Spread {
+  return { median: a.median / b.median, min: a.min / b.max, max: a.max / b.min };
 }
 
 /**
@@ -101,5 +121,6 @@ export async function interleavedAb(options: AbOptions): Promise<AbResult> {
 export function describeDifference(a: Spread, b: Spread): string {
   if (![a.median, b.median].every(Number.isFinite)) return 'n/a';
   if (overlaps(a, b)) return 'no measurable difference (ranges overlap)';
-  return `${(a.median / b.median).toFixed(2)}x (range ${(a.min / b.max).toFixed(2)}x to ${(a.max / b.min).toFixed(2)}x)`;
+  const ratio = ratioSpread(a, b);
+  return `${ratio.median.toFixed(2)}x (range ${ratio.min.toFixed(2)}x to ${ratio.max.toFixed(2)}x)`;
 }

@@ -1,7 +1,9 @@
 // The cost of Node alone: node:http + a pg pool answering the search (and getInvoice) with the
 // service's SQL and envelope, and nothing else (no express, no validation, no token check, no logging). Run as its own
 // process (like the service) so it gets a core of its own; prints the same "listening" line.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// BARE_FRAMEWORK=express mounts the same two handlers as the only routes of an express 5 app with no
+// middleware: the architecture mandates express, so what it costs alone is the floor under the service.
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
@@ -64,17 +66,48 @@ async function getInvoice(invoiceId: number, response: ServerResponse): Promise<
 
 const invoicePath = /^\/api\/v1\/invoices\/(\d+)$/;
 
-const server = createServer((request, response) => {
-  const failed = (error: unknown) => send(response, 500, { error: 'internal_error', message: String(error) });
+const failed = (response: ServerResponse) => (error: unknown) => send(response, 500, { error: 'internal_error', message: String(error) });
+
+function notServed(response: ServerResponse): void {
+  send(response, 404, { error: 'not_found', message: 'Only the search and getInvoice are served here.' });
+}
+
+/** node:http: the two routes matched by hand. */
+const nodeListener: RequestListener = (request, response) => {
   const invoiceId = request.method === 'GET' ? invoicePath.exec(request.url ?? '')?.[1] : undefined;
   if (request.method === 'POST' && request.url === '/api/v1/invoices/search') {
-    search(request, response).catch(failed);
+    search(request, response).catch(failed(response));
   } else if (invoiceId !== undefined) {
-    getInvoice(Number(invoiceId), response).catch(failed);
+    getInvoice(Number(invoiceId), response).catch(failed(response));
   } else {
-    send(response, 404, { error: 'not_found', message: 'Only the search and getInvoice are served here.' });
+    notServed(response);
   }
-});
+};
+
+/**
+ * express 5 with the same handlers and nothing in front of them: no body parser (search reads the body
+ * itself), no ETag, no X-Powered-By. Imported only here, so that the node:http variant loads no express.
+ */
+async function expressListener(): Promise<RequestListener> {
+  const { default: express } = await import('express');
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // The handlers answer their own failures, as on node:http: express's error page is never reached.
+  app.post('/api/v1/invoices/search', (request, response) => {
+    search(request, response).catch(failed(response));
+  });
+  app.get('/api/v1/invoices/:id', (request, response) => {
+    // Express 5's paths take no pattern: the digits check node:http's route makes, done here.
+    if (!/^\d+$/.test(request.params.id)) notServed(response);
+    else getInvoice(Number(request.params.id), response).catch(failed(response));
+  });
+  return app;
+}
+
+const framework = process.env['BARE_FRAMEWORK'] ?? 'node:http';
+if (framework !== 'node:http' && framework !== 'express') throw new Error(`BARE_FRAMEWORK is node:http (the default) or express, not ${framework}`);
+const server = createServer(framework === 'express' ? await expressListener() : nodeListener);
 
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;

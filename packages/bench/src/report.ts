@@ -150,13 +150,18 @@ function abSideRow(side: AbSideResult): Cell[] {
   ];
 }
 
+/** Interleaved rounds as a table: the median and range of each side, its req/s round by round. */
+export function abSidesTable(sides: readonly AbSideResult[]): string {
+  return markdownTable(
+    ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'p99 ms median (range)', 'req/s per round', 'errors'],
+    sides.map(abSideRow),
+  );
+}
+
 /** An interleaved A/B as a table (median and range of each side) and its two comparisons. */
 export function renderAb(ab: AbResult): string {
   return [
-    markdownTable(
-      ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'p99 ms median (range)', 'req/s per round', 'errors'],
-      [abSideRow(ab.a), abSideRow(ab.b)],
-    ),
+    abSidesTable([ab.a, ab.b]),
     '',
     `Throughput, ${ab.a.name} / ${ab.b.name}: ${describeDifference(ab.a.requestsPerSecond, ab.b.requestsPerSecond)}.`,
     `CPU per request, ${ab.a.name} / ${ab.b.name}: ${describeDifference(ab.a.cpuMsPerRequest, ab.b.cpuMsPerRequest)}.`,

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type RunningServer } from './child-process.js';
+import type { RunningServer } from './child-process.js';
 import { createDatabaseIfMissing, databaseUrl, dropDatabase } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
 import { interleavedAb } from './ab.js';
+import { startBare } from './bare.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import { withCpu, type Figures, type Measure } from './figures.js';
 import { machineFacts } from './machine.js';
@@ -39,7 +40,6 @@ export interface RunOptions {
 }
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const bareEntry = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
 /**
  * Seconds `node scripts/generate.mjs --force` takes (what `pnpm generate` runs, forced to redo
@@ -90,7 +90,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     log('starting the service and the bare handler');
     const service = await startService({ databaseUrl: url, devKeyFile });
     running.push(service);
-    const bare = await startServer({ entry: bareEntry, env: { DATABASE_URL: url, POOL_SIZE: String(profile.connections) } });
+    const bare = await startBare({ databaseUrl: url, poolSize: profile.connections });
     running.push(bare);
 
     const invoiceId = await benchInvoiceId(url);

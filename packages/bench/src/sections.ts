@@ -2,6 +2,7 @@
 // the worst-case `in` lists, ...): each is one function here, run against the started service after
 // the searches, and printed after the single-client checks. Adding one is adding it to the list.
 import type { RunningServer } from './child-process.js';
+import { expressFloorSection } from './express-floor.js';
 import type { Profile } from './profiles.js';
 
 export interface SectionContext {
@@ -32,4 +33,4 @@ export interface ReportSection {
 
 export type SectionBench = (context: SectionContext) => Promise<ReportSection>;
 
-export const extraSections: SectionBench[] = [];
+export const extraSections: SectionBench[] = [expressFloorSection];

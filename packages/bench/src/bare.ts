@@ -1,0 +1,22 @@
+// The bare handler (bare-server.ts) started as its own process, on node:http or mounted on express.
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from './child-process.js';
+
+const bareEntry = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
+
+/** node:http alone, or the same handlers as the routes of an express 5 app with no middleware. */
+export type BareFramework = 'node:http' | 'express';
+
+export interface BareOptions {
+  databaseUrl: string;
+  /** Connections of its pg pool: the load generator's, so that neither queues for the other. */
+  poolSize: number;
+  framework?: BareFramework;
+}
+
+export function startBare(options: BareOptions): Promise<RunningServer> {
+  return startServer({
+    entry: bareEntry,
+    env: { DATABASE_URL: options.databaseUrl, POOL_SIZE: String(options.poolSize), BARE_FRAMEWORK: options.framework ?? 'node:http' },
+  });
+}
