@@ -58,24 +58,32 @@ describe('pnpm bench -- --smoke', () => {
       expect(cells![6], name).toBe('0');
     }
     expect(stdout).toMatch(/Throughput, validation on \/ validation off: (no measurable difference|[\d.]+x \(range)/);
-    // getInvoice on bare node:http, on express alone with the same handler and through the service:
-    // median (range) of each side, then both CPU ratios to bare node:http and their share of the budget.
-    const floorStart = stdout.indexOf('## getInvoice: what express alone costs');
+    // getInvoice and a search on bare node:http, on express alone with the same handler and through the
+    // service: median (range) of each side, then both CPU ratios to bare node:http and their share of the budget.
+    const floorStart = stdout.indexOf('## What express alone costs: getInvoice and a search');
     expect(floorStart, 'the express floor section').toBeGreaterThan(-1);
-    const floor = stdout.slice(floorStart, stdout.indexOf('\n## ', floorStart + 1));
-    for (const name of ['bare node:http', 'express alone (same handler)', 'service']) {
-      const cells = row(floor, name);
-      expect(cells, `express floor: ${name}`).toBeDefined();
-      for (const cell of cells!.slice(1, 5)) expect(cell, `express floor: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
-      expect(cells![6], `express floor: ${name}`).toBe('0');
+    const floorSection = stdout.slice(floorStart, stdout.indexOf('\n## ', floorStart + 1));
+    for (const scenario of ['getInvoice', 'client_id =']) {
+      const scenarioStart = floorSection.indexOf(`### ${scenario}\n`);
+      expect(scenarioStart, `express floor: ${scenario}`).toBeGreaterThan(-1);
+      const nextScenario = floorSection.indexOf('\n### ', scenarioStart + 1);
+      const floor = floorSection.slice(scenarioStart, nextScenario === -1 ? undefined : nextScenario);
+      for (const name of ['bare node:http', 'express alone (same handler)', 'service']) {
+        const cells = row(floor, name);
+        expect(cells, `express floor ${scenario}: ${name}`).toBeDefined();
+        for (const cell of cells!.slice(1, 5)) expect(cell, `express floor ${scenario}: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
+        expect(cells![6], `express floor ${scenario}: ${name}`).toBe('0');
+      }
+      for (const name of ['express alone / bare node:http', 'service / bare node:http']) {
+        const cells = row(floor, name);
+        expect(cells, `express floor ${scenario}: ${name}`).toBeDefined();
+        expect(cells![1], name).toMatch(/^[\d.]+x \([\d.]+x to [\d.]+x\)$/);
+        expect(cells![2], name).toMatch(/^\d+% \(\d+% to \d+%\)$/);
+      }
+      expect(floor).toMatch(
+        new RegExp(`^Reading: express 5 alone, with the same handler and no middleware, spends [\\d.]+x bare Node's CPU per request of '${scenario}'`, 'm'),
+      );
     }
-    for (const name of ['express alone / bare node:http', 'service / bare node:http']) {
-      const cells = row(floor, name);
-      expect(cells, `express floor: ${name}`).toBeDefined();
-      expect(cells![1], name).toMatch(/^[\d.]+x \([\d.]+x to [\d.]+x\)$/);
-      expect(cells![2], name).toMatch(/^\d+% \(\d+% to \d+%\)$/);
-    }
-    expect(floor).toMatch(/^Reading: express 5 alone, with the same handler and no middleware, spends [\d.]+x /m);
     expect(stdout).toMatch(/RAISED RATE LIMITS/);
     expect(stdout).toMatch(/\| pnpm generate \(--force\) < 5 s +\| [\d.]+ s/);
     expect(stdout).toMatch(/\| service peak RSS \(VmHWM\) +\| [\d,.]+ MiB/);
