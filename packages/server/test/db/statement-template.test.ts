@@ -14,7 +14,7 @@ describe.each(engines)('statement templates on %s', (engine) => {
         .db.selectFrom('invoices')
         .select((eb) => eb.fn.countAll<number>().as('total'))
         // A constant the builder bound (not a placeholder) stays in every binding.
-        .where('status', '<>', 'no such status')
+        .where('invoice_number', '<>', 'no such number')
         .where('id', '>=', sql<number>`${low}`)
         .where('id', '<=', sql<number>`${high}`),
       2,
@@ -33,7 +33,7 @@ describe.each(engines)('statement templates on %s', (engine) => {
       return row.total;
     };
     const bound = template.bind([31, 77]);
-    expect(bound.parameters).toEqual(['no such status', 31, 77]);
+    expect(bound.parameters).toEqual(['no such number', 31, 77]);
     expect(bound.sql).not.toMatch(/31|77/);
     for (const [from, to] of [
       [1, 5],
