@@ -43,12 +43,15 @@ describe('PostgreSQL cut under load', () => {
     const bearer = await token();
     const [client] = await postgres.query<{ id: string }>('select min(id) as id from company_clients where account_id = 1');
     const contactId = Number(client?.id);
-    // Drafts to issue throughout the run, one per request.
+    // Drafts to issue throughout the run, one per request: enough that the workers are still issuing
+    // when the connection is cut and after it is restored, however fast the service answers (four
+    // workers pausing 20 ms between requests issue at most 200 a second).
     const drafts: number[] = [];
-    for (let n = 0; n < 120; n += 1) {
+    const createDraft = async (): Promise<void> => {
       const draft = await call(service.url, 'POST', '/2.0/delivery', { token: bearer, body: { contact_id: contactId } });
       drafts.push(((draft.body as Body)['delivery'] as Body)['id'] as number);
-    }
+    };
+    for (let batch = 0; batch < 60; batch += 1) await Promise.all(Array.from({ length: 10 }, createDraft));
     const acknowledged = new Map<number, Body>();
     const outcomes: Array<{ status: number | 'timeout'; ms: number; retryAfter: string | null; error: unknown }> = [];
     let running = true;
@@ -83,6 +86,7 @@ describe('PostgreSQL cut under load', () => {
     await sleep(800);
     // Should the service die during the outage, the failure shows why.
     void service.exited.then((code) => running && console.error(`service exited (${code}) during the test:\n${service.logs().slice(-20).join('\n')}`));
+    expect(next, 'drafts left to issue when the connection is cut').toBeLessThan(drafts.length);
     proxy.cut();
     const cutAt = outcomes.length;
     await sleep(2_500);

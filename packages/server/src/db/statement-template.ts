@@ -41,21 +41,22 @@ export interface StatementTemplate<Row> {
 
 /**
  * Compiles `query`, built with placeholders for `valueCount` values (placeholders() or
- * withPlaceholders()). Parameters that are not placeholders (constants the builder bound) keep their
- * value in every binding.
+ * withPlaceholders()). Every parameter of the compiled statement must be a placeholder: a value bound
+ * while building (a request's account id, say) would be kept in the template and sent with every
+ * later request of that shape.
  */
 export function statementTemplate<Row>(query: Compilable<Row>, valueCount: number): StatementTemplate<Row> {
   const compiled = query.compile();
-  const slots = compiled.parameters.map((parameter) => (parameter instanceof Placeholder ? parameter.position : undefined));
-  const constants = compiled.parameters;
-  if (slots.some((position) => position !== undefined && position >= valueCount)) {
-    throw new Error(`A statement template names a value beyond the ${valueCount} it is bound with.`);
-  }
+  const positions = compiled.parameters.map((parameter, index) => {
+    if (!(parameter instanceof Placeholder)) throw new Error(`A statement template's parameter ${index + 1} is a value, not a placeholder.`);
+    if (parameter.position >= valueCount) throw new Error(`A statement template names a value beyond the ${valueCount} it is bound with.`);
+    return parameter.position;
+  });
   return {
     valueCount,
     bind(values) {
       if (values.length !== valueCount) throw new Error(`A statement template takes ${valueCount} values, not ${values.length}.`);
-      const parameters = slots.map((position, index) => (position === undefined ? constants[index] : values[position]));
+      const parameters = positions.map((position) => values[position]);
       return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
     },
   };
@@ -82,7 +83,10 @@ export class TemplateCache<Templates> {
     }
     const built = build();
     this.#entries.set(shape, built);
-    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    if (this.#entries.size > this.maxEntries) {
+      const leastRecentlyUsed = this.#entries.keys().next();
+      if (leastRecentlyUsed.done !== true) this.#entries.delete(leastRecentlyUsed.value);
+    }
     return built;
   }
 

@@ -88,20 +88,26 @@ interface SearchValues {
 }
 
 /**
- * One criterion's parameters: its value, pattern or array first; the upper bound of `between`, or the
- * md5 digests a description is also compared by, second.
+ * One criterion's parameters: its value, pattern or array first, the upper bound of `between` second;
+ * and, for an equality or `in` on description, the md5 digests it is also compared by.
  */
 interface CriterionValues {
   field: ParsedCriterion['field'];
   operator: ParsedCriterion['operator'];
   values: unknown[];
+  digests: unknown;
 }
 
 /** Visits every value of a search in one fixed order: the order of the list a template is bound with. */
 function mapSearchValues(search: SearchValues, each: (value: unknown) => unknown): SearchValues {
   return {
     accountId: each(search.accountId),
-    criteria: search.criteria.map(({ field, operator, values }) => ({ field, operator, values: values.map(each) })),
+    criteria: search.criteria.map(({ field, operator, values, digests }) => ({
+      field,
+      operator,
+      values: values.map(each),
+      digests: digests === undefined ? undefined : each(digests),
+    })),
     cursor:
       search.cursor === undefined
         ? undefined
@@ -126,13 +132,13 @@ function criterionValues(criterion: ParsedCriterion): CriterionValues {
   const { field, operator } = criterion;
   switch (criterion.operator) {
     case 'like':
-      return { field, operator, values: [`%${escapeLike(criterion.value)}%`] };
+      return { field, operator, values: [`%${escapeLike(criterion.value)}%`], digests: undefined };
     case 'in':
-      return { field, operator, values: field === 'description' ? [criterion.value, criterion.value.map(md5Hex)] : [criterion.value] };
+      return { field, operator, values: [criterion.value], digests: field === 'description' ? criterion.value.map(md5Hex) : undefined };
     case 'between':
-      return { field, operator, values: [criterion.value[0], criterion.value[1]] };
+      return { field, operator, values: [criterion.value[0], criterion.value[1]], digests: undefined };
     default:
-      return { field, operator, values: field === 'description' && operator === '=' ? [criterion.value, md5Hex(criterion.value)] : [criterion.value] };
+      return { field, operator, values: [criterion.value], digests: field === 'description' && operator === '=' ? md5Hex(criterion.value) : undefined };
   }
 }
 
@@ -143,7 +149,7 @@ function parameter<T>(value: unknown) {
 
 function criterionExpression(eb: InvoiceExpressions, criterion: CriterionValues): Expression<SqlBool> {
   const exact = valueMatch(eb, criterion);
-  const digests = criterion.field === 'description' ? criterion.values[1] : undefined;
+  const { digests } = criterion;
   if (digests === undefined) return exact;
   const digest = sql<string>`md5(${eb.ref('description')})`;
   const digestMatch = criterion.operator === 'in' ? anyOf(digest, digests, 'text') : eb(digest, '=', parameter<string>(digests));
