@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
 import { benchAccountId } from './scenarios.js';
-import { serviceGetInvoiceStatement, serviceSearchStatements, type SearchStatements, type Statement } from './service-sql.js';
+import { serviceGetInvoiceStatement, serviceSearchStatements } from './service-sql.js';
 import { typeParsers } from './server-modules.js';
 
 const url = process.env['DATABASE_URL'];
@@ -37,27 +37,35 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The service's statements for each body seen, captured once: Node alone runs SQL, it does not build
- * it. Capturing per request would charge the bare handler the cost of the service's query building
- * (a new recording Kysely each time, so none of the service's compiled shapes is reused). A benchmark
- * sends a handful of distinct bodies; the bound only guards against a caller sending more.
+ * The service's statements for each request seen (by body, or by invoice id), captured once: Node alone
+ * runs SQL, it does not build it. Capturing per request would charge the bare handler the cost of the
+ * service's query building (a new recording Kysely each time, so none of the service's compiled shapes
+ * is reused). A benchmark sends a handful of distinct requests; the bound only guards against a
+ * caller sending more.
  */
-const statementsByBody = new Map<string, SearchStatements>();
-const bodiesKept = 100;
-
-async function statementsFor(text: string, body: InvoiceSearchRequest): Promise<SearchStatements> {
-  const known = statementsByBody.get(text);
-  if (known !== undefined) return known;
-  const captured = await serviceSearchStatements(benchAccountId, body);
-  if (statementsByBody.size >= bodiesKept) statementsByBody.clear();
-  statementsByBody.set(text, captured);
-  return captured;
+function capturedOnce<Key, Captured>(capture: (key: Key) => Promise<Captured>): (key: Key) => Promise<Captured> {
+  const kept = new Map<Key, Captured>();
+  const keptAtMost = 100;
+  return async (key) => {
+    const known = kept.get(key);
+    if (known !== undefined) return known;
+    const captured = await capture(key);
+    if (kept.size >= keptAtMost) kept.clear();
+    kept.set(key, captured);
+    return captured;
+  };
 }
+
+const searchStatementsFor = capturedOnce((text: string) =>
+  serviceSearchStatements(benchAccountId, (text === '' ? {} : JSON.parse(text)) as InvoiceSearchRequest),
+);
+const getInvoiceStatementFor = capturedOnce((invoiceId: number) => serviceGetInvoiceStatement(benchAccountId, invoiceId));
 
 async function search(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const text = await readBody(request);
-  const body = (text === '' ? {} : JSON.parse(text)) as InvoiceSearchRequest;
-  const statements = await statementsFor(text, body);
+  // Parsed as every request's body is, whether or not its statements were captured before.
+  JSON.parse(text === '' ? '{}' : text);
+  const statements = await searchStatementsFor(text);
   // Page and count at once on two pool connections, as the service runs them.
   const [page, count] = await Promise.all([
     pool.query<Record<string, unknown>>(statements.page.text, statements.page.values),
@@ -68,18 +76,6 @@ async function search(request: IncomingMessage, response: ServerResponse): Promi
     data: page.rows.map((row) => ({ ...row, amount: Number(row['amount']) })),
     pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + page.rows.length < total },
   });
-}
-
-/** getInvoice's statement per invoice id, captured once, as the search's are (statementsFor). */
-const statementsByInvoice = new Map<number, Statement>();
-
-async function getInvoiceStatementFor(invoiceId: number): Promise<Statement> {
-  const known = statementsByInvoice.get(invoiceId);
-  if (known !== undefined) return known;
-  const captured = await serviceGetInvoiceStatement(benchAccountId, invoiceId);
-  if (statementsByInvoice.size >= bodiesKept) statementsByInvoice.clear();
-  statementsByInvoice.set(invoiceId, captured);
-  return captured;
 }
 
 async function getInvoice(invoiceId: number, response: ServerResponse): Promise<void> {
