@@ -142,7 +142,10 @@ function criterionValues(criterion: ParsedCriterion): CriterionValues {
   }
 }
 
-/** A bound parameter of the type its place in the statement takes. */
+/**
+ * A bound parameter, typed as its place in the statement takes it: while a template is built the value
+ * is a placeholder object (statement-template.ts), so the type is the statement's, not the value's.
+ */
 function parameter<T>(value: unknown) {
   return sql<T>`${value}`;
 }
