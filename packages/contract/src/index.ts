@@ -11,3 +11,4 @@ export { decimalPlaces, isDate, isDateTime, numberFormats, responseFormats } fro
 export type { FormatCheck, NumberFormat } from './formats.js';
 export { answerIssue, jsonPath } from './answer-check.js';
 export type { CompiledCheck, CompiledCheckError, ResponseIssue, ResponseValidatorTable } from './answer-check.js';
+export * from './request-checks/index.js';

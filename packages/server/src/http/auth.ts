@@ -9,12 +9,26 @@
 // values is said.
 import type { RequestHandler } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from 'jose';
+import {
+  bareChallenge,
+  bearerToken,
+  insufficientScopeChallenge,
+  insufficientScopeMessage,
+  invalidTokenChallenge,
+  missingTokenMessage,
+  tokenFailures,
+  type TokenFailure,
+} from '@invoice-api/contract';
 import type { AuthConfig } from '../config.js';
 import type { Caller } from '../context.js';
 import { DEV_KEY_ALGORITHM, loadOrCreateDevKey } from '../dev/dev-key.js';
 import { HttpError } from './http-error.js';
 import type { OperationEntry } from './locals.js';
 import { cachingVerifier, type VerifiedToken } from './token-cache.js';
+
+// The realm, challenges, messages and the reading of `Authorization` are the contract's, shared with
+// the client's MSW handlers.
+export { authRealm, bareChallenge, bearerToken, tokenFailures, type TokenFailure } from '@invoice-api/contract';
 
 /** Asymmetric signature algorithms a production authorization server may use. */
 const jwksAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -26,21 +40,6 @@ const maxAccountId = 2_147_483_647;
 const tokenCacheEntries = 10_000;
 /** jose's JWKS cache keeps a key this long too (cacheMaxAge): a withdrawn key stops working within it. */
 const tokenCacheMaxAgeMs = 10 * 60_000;
-
-/** The protection space named in every Bearer challenge. */
-export const authRealm = 'invoice-api';
-
-/** Why a token was refused; each has one description, sent in `error_description` and logged. */
-export const tokenFailures = {
-  expired: 'The access token expired',
-  not_yet_valid: 'The access token is not valid yet',
-  wrong_issuer: 'The access token was issued by another issuer',
-  wrong_audience: 'The access token is meant for another audience',
-  bad_signature: 'The access token signature does not verify',
-  malformed: 'The access token is malformed or lacks a required claim',
-} as const;
-
-export type TokenFailure = keyof typeof tokenFailures;
 
 export interface TokenVerifier {
   /** Resolves to the caller, or rejects with a 401 (bad token) or 503 (key set unreachable) HttpError. */
@@ -118,42 +117,22 @@ export function failureOf(error: unknown): TokenFailure {
   return 'malformed';
 }
 
-/** The Bearer challenge without an error code: the request carried no bearer token at all. */
-export const bareChallenge = `Bearer realm="${authRealm}"`;
-
 /** 401 for a request without `Authorization: Bearer ...` (another scheme counts as none, RFC 6750 3.1). */
 export function missingToken(): HttpError {
-  return new HttpError(401, 'unauthorized', 'This operation needs an access token: send Authorization: Bearer <token>.', { 'WWW-Authenticate': bareChallenge });
+  return new HttpError(401, 'unauthorized', missingTokenMessage, { 'WWW-Authenticate': bareChallenge });
 }
 
 /** 401 for a token that failed `failure`'s check. The error carries the reason for the log line. */
 export function invalidToken(failure: TokenFailure): HttpError & { tokenFailure: TokenFailure } {
-  const description = tokenFailures[failure];
-  const error = new HttpError(401, 'unauthorized', `${description}.`, {
-    'WWW-Authenticate': `${bareChallenge}, error="invalid_token", error_description="${description}"`,
-  });
+  const error = new HttpError(401, 'unauthorized', `${tokenFailures[failure]}.`, { 'WWW-Authenticate': invalidTokenChallenge(failure) });
   return Object.assign(error, { tokenFailure: failure });
 }
 
 /** 403 for a token without the operation's scopes; the message names the operation by its summary. */
 export function insufficientScope(operation: OperationEntry): HttpError {
-  const scopes: readonly string[] = operation.scopes;
-  const action = operation.summary.charAt(0).toLowerCase() + operation.summary.slice(1);
-  const needs = scopes.length === 1 ? `the scope '${scopes[0]}'` : `the scopes ${scopes.map((scope) => `'${scope}'`).join(', ')}`;
-  return new HttpError(403, 'forbidden', `Your permissions to ${action} are insufficient: the token needs ${needs}.`, {
-    'WWW-Authenticate': `${bareChallenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`,
+  return new HttpError(403, 'forbidden', insufficientScopeMessage(operation.summary, operation.scopes), {
+    'WWW-Authenticate': insufficientScopeChallenge(operation.scopes),
   });
-}
-
-/**
- * Reads `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 7235): undefined when
- * there is no Bearer credential at all, `malformed` when the Bearer credential is not token68 syntax.
- */
-export function bearerToken(header: string | undefined): string | 'malformed' | undefined {
-  const credentials = header?.trim() ?? '';
-  if (!/^Bearer(?: |$)/i.test(credentials)) return undefined;
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(credentials);
-  return match?.[1] ?? 'malformed';
 }
 
 /** Verifies the token of every operation that needs one and records the caller in `res.locals`. */

@@ -3,7 +3,7 @@
 // `{error, message, details?}` with the right status and headers. Unexpected failures are logged with
 // the request id and answered without stack or SQL.
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import type { ApiError as ErrorBody } from '@invoice-api/contract';
+import { jsonErrorPosition, malformedJsonMessage, type ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import { answerMismatch } from './answer-check.js';
@@ -89,8 +89,7 @@ function fromBodyParser(error: unknown): ApiError | undefined {
   if (typeof error !== 'object' || error === null || !('type' in error) || typeof error.type !== 'string') return undefined;
   switch (error.type) {
     case 'entity.parse.failed': {
-      const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
-      return new ApiError(400, 'invalid_request', `The request body is not valid JSON${position === undefined ? '' : ` (at position ${position})`}.`);
+      return new ApiError(400, 'invalid_request', malformedJsonMessage(jsonErrorPosition(error instanceof Error ? error.message : '')));
     }
     case 'entity.too.large':
       return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');

@@ -4,27 +4,11 @@
 // "must be object" says less. Runs after the path parameters (they come first) and before the
 // validator. Which operations take an object body is the generated table's `body.object`.
 import type { RequestHandler } from 'express';
-import { isRecord } from '@invoice-api/contract';
+import { isRecord, notAnObjectProblem } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import './locals.js';
 
-export const notAnObjectIssue = 'must be a JSON object';
-
-/** `a string`, `the number 42`, `true`, `null`, `an array`: what the client sent instead of an object. */
-export function describeJsonValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return 'a string';
-    case 'number':
-      return `the number ${String(value)}`;
-    case 'boolean':
-      return String(value);
-    default:
-      return typeof value;
-  }
-}
+export { describeJsonValue, notAnObjectIssue } from '@invoice-api/contract';
 
 export function requireJsonObjectBody(): RequestHandler {
   return (req, res, next) => {
@@ -34,6 +18,7 @@ export function requireJsonObjectBody(): RequestHandler {
       next();
       return;
     }
-    next(ApiError.invalid('body', notAnObjectIssue, `The request body must be a JSON object, not ${describeJsonValue(body)}.`));
+    const { message, details } = notAnObjectProblem(body);
+    next(new ApiError(400, 'invalid_request', message, details));
   };
 }

@@ -7,9 +7,9 @@
 // `noteNulEscapes` looks at them as they arrive (json-body.ts), and most bodies are never walked.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
+import { firstNulCharacter, nulCharacterProblem } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import './locals.js';
-import { fieldName } from './validation-problems.js';
 
 const nulEscape = Buffer.from('\\u0000');
 
@@ -18,24 +18,7 @@ export function noteNulEscapes(_req: IncomingMessage, res: ServerResponse, raw: 
   (res as Response).locals.bodyMayHoldNul = raw.includes(nulEscape);
 }
 
-/** The path of the first string (in body order) that holds a NUL character. */
-export function firstNulCharacter(value: unknown, path: Array<string | number> = []): Array<string | number> | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [index, element] of value.entries()) {
-      const found = firstNulCharacter(element, [...path, index]);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, entry] of Object.entries(value)) {
-      const found = firstNulCharacter(entry, [...path, key]);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}
+export { firstNulCharacter } from '@invoice-api/contract';
 
 export function rejectNulCharacters(): RequestHandler {
   return (req, res, next) => {
@@ -49,7 +32,7 @@ export function rejectNulCharacters(): RequestHandler {
       next();
       return;
     }
-    const field = path.length === 0 ? 'body' : fieldName(path);
-    next(ApiError.invalid(field, 'must not contain the NUL character (U+0000)'));
+    const { message, details } = nulCharacterProblem(path);
+    next(new ApiError(400, 'invalid_request', message, details));
   };
 }

@@ -6,22 +6,16 @@
 // invalid_request naming the parameter. Which parameters are ids, and their maximum, the generator
 // derived from the spec. The values go to res.locals.pathParams, which the router hands to the handler.
 import type { RequestHandler } from 'express';
+import { decodedSegment, parsePathId, pathIdProblem } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import './locals.js';
 
-/** The id a path segment (still percent-encoded) holds, or undefined when it is not a valid id. */
-export function parsePathId(raw: string, maximum: number): number | undefined {
-  const text = decoded(raw);
-  // Digits only, the first not 0; 10 digits at most keeps Number() exact before the bound check.
-  if (text === undefined || !/^[1-9][0-9]{0,9}$/.test(text)) return undefined;
-  const value = Number(text);
-  return value <= maximum ? value : undefined;
-}
+export { parsePathId } from '@invoice-api/contract';
 
 /** The 400 for a path id that is not one. */
 function invalidPathId(name: string, maximum: number): ApiError {
-  const issue = `must be a positive integer written in digits, without a sign, exponent or leading zero, at most ${maximum}`;
-  return ApiError.invalid(name, issue, `The path parameter '${name}' must be a positive integer.`);
+  const { message, details } = pathIdProblem(name, maximum);
+  return new ApiError(400, 'invalid_request', message, details);
 }
 
 export function checkPathParams(): RequestHandler {
@@ -44,18 +38,10 @@ export function checkPathParams(): RequestHandler {
         values[parameter.name] = value;
       } else {
         // Not an id: the validator checks the string against its schema.
-        values[parameter.name] = decoded(raw) ?? raw;
+        values[parameter.name] = decodedSegment(raw) ?? raw;
       }
     }
     res.locals.pathParams = values;
     next();
   };
-}
-
-function decoded(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -10,10 +10,8 @@
 // forged total is answered only as long as the account's invoices_version equals the forged one, that
 // is until the account's next invoice write, and only to the caller who forged it.
 import { createHash } from 'node:crypto';
-import { searchRules, type SortField } from '@invoice-api/contract';
+import { searchRules, valueTypes, type ParsedCriterion, type SearchValue, type SortField } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
-import type { ParsedCriterion } from './criteria.js';
-import { valueTypes, type SearchValue } from './value-types.js';
 
 /** Bumped when the payload's layout changes: older cursors are then refused, not misread. */
 const cursorVersion = 2;

@@ -1,14 +1,12 @@
 // A parsed search (request.ts) as parameterised SQL: every value is a bound parameter, every column
 // name comes from the allow-list, and every query is confined to the caller's account.
 import { createHash } from 'node:crypto';
-import { searchRules, type Invoice, type Pagination } from '@invoice-api/contract';
+import { searchRules, type Invoice, type Pagination, type ParsedCriterion, type SearchValue, type ValueType } from '@invoice-api/contract';
 import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
 import { statementTemplate, TemplateCache, valuesOf, withPlaceholders, type StatementTemplate } from '../db/statement-template.js';
 import type { DatabaseSchema } from '../db/schema.js';
-import type { ParsedCriterion } from './criteria.js';
-import type { SearchValue, ValueType } from './value-types.js';
 import { decodeCursor, encodeCursor, searchDigest, type CursorBinding } from './cursor.js';
 import type { ParsedSearch } from './request.js';
 

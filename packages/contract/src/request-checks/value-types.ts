@@ -3,7 +3,7 @@
 // generated rules, that is from the spec's value schemas, so the service refuses exactly what the
 // schema refuses. What is code here is what a schema does not say: turning a value into the canonical
 // form the database compares, and ordering two values for `between`.
-import { searchRules } from '@invoice-api/contract';
+import { searchRules } from '../../generated/search-rules.js';
 
 export type ValueType = (typeof searchRules.fields)[keyof typeof searchRules.fields]['type'];
 /** A checked value, ready to be a query parameter: numbers stay numbers, dates canonical strings. */

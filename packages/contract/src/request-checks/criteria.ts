@@ -1,7 +1,9 @@
-// Checks one search criterion against the allow-list (`searchRules` from the contract): the field is
+// Checks one search criterion against the allow-list (`searchRules`): the field is
 // searchable, the operator is allowed for it, the value has the field's type and the operator's shape.
-// Returns the parsed criterion or the first problem, located at the key it concerns.
-import { searchRules, type SearchableField, type SearchOperator } from '@invoice-api/contract';
+// Returns the parsed criterion or the first problem, located at the key it concerns. Shared by the
+// service and the client's MSW handlers (no Node API), so both refuse a criterion in the same words.
+import { searchRules } from '../../generated/search-rules.js';
+import type { SearchableField, SearchOperator } from '../schemas.js';
 import { valueTypes, type SearchValue } from './value-types.js';
 
 export type ParsedCriterion =

@@ -1,0 +1,30 @@
+// How the service checks a request and words its refusals, as pure functions without Node APIs: the
+// service's middleware and the client's MSW handlers both use them, so a mock refuses what the service
+// refuses, in the same words.
+export {
+  authRealm,
+  bareChallenge,
+  bearerToken,
+  insufficientScopeChallenge,
+  insufficientScopeMessage,
+  invalidTokenChallenge,
+  missingTokenMessage,
+  tokenFailures,
+  type TokenFailure,
+} from './bearer.js';
+export {
+  decodedSegment,
+  describeJsonValue,
+  firstNulCharacter,
+  jsonErrorPosition,
+  malformedJsonMessage,
+  notAnObjectIssue,
+  notAnObjectProblem,
+  nulCharacterProblem,
+  parsePathId,
+  pathIdProblem,
+} from './body-problems.js';
+export { checkCriterion, isSearchableField, type CriterionProblem, type ParsedCriterion } from './criteria.js';
+export { firstSearchProblem, locateProblems, type LocatedProblem, type SearchProblem } from './search-problems.js';
+export { valueTypes, type SearchValue, type ValueType } from './value-types.js';
+export { fieldName, requestProblem, type ProblemOperation, type RequestProblem, type ValidatorProblem } from './validator-problems.js';
