@@ -25,6 +25,6 @@ export {
   pathIdProblem,
 } from './body-problems.js';
 export { checkCriterion, isSearchableField, type CriterionProblem, type ParsedCriterion } from './criteria.js';
-export { firstSearchProblem, locateProblems, type LocatedProblem, type SearchProblem } from './search-problems.js';
+export { firstSearchProblem, locateProblems, searchBodyProblem, searchRequestProblem, type LocatedProblem, type SearchProblem } from './search-problems.js';
 export { valueTypes, type SearchValue, type ValueType } from './value-types.js';
 export { fieldName, requestProblem, type ProblemOperation, type RequestProblem, type ValidatorProblem } from './validator-problems.js';

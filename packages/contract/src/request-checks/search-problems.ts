@@ -5,6 +5,7 @@
 // the spec's JSON Schema; what no schema can say (a `between` whose bounds are reversed) is code here.
 import { searchRules } from '../../generated/search-rules.js';
 import { checkCriterion, type ParsedCriterion } from './criteria.js';
+import type { RequestProblem } from './validator-problems.js';
 
 export interface SearchProblem {
   /** details.field: a top-level property name, a criterion's field name as sent, or a path. */
@@ -146,4 +147,20 @@ export function firstSearchProblem(body: unknown, schemaProblems: Array<{ path: 
   }
   const [first] = [...own, ...fromSchema].sort((left, right) => comparePositions(left.position, right.position));
   return first === undefined ? undefined : { field: first.field, issue: first.issue };
+}
+
+/** The 400's message and details for a search body's problem. */
+export function searchRequestProblem(problem: SearchProblem): RequestProblem {
+  return { message: `Invalid search request: '${problem.field}' ${problem.issue}.`, details: { field: problem.field, issue: problem.issue } };
+}
+
+/**
+ * The first problem of a search body the schema lets through (a `between` whose bounds are reversed)
+ * or that the service's own checks find, as the service's search handler reports it; undefined when
+ * the body is a search it runs. `body` has passed schema validation (or is absent: every default).
+ */
+export function searchBodyProblem(body: unknown): RequestProblem | undefined {
+  if (!isRecord(body) && body !== undefined && body !== null) return undefined;
+  const [problem] = locateProblems(isRecord(body) ? body : {});
+  return problem === undefined ? undefined : searchRequestProblem(problem);
 }

@@ -6,7 +6,7 @@
 // of validators compiled at generate time in the validator's form), so both answer a bad request alike.
 import { searchRules } from '../../generated/search-rules.js';
 import { numberFormats } from '../formats.js';
-import { firstSearchProblem } from './search-problems.js';
+import { firstSearchProblem, searchRequestProblem } from './search-problems.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -64,7 +64,7 @@ export function requestProblem(problems: readonly ValidatorProblem[], body: unkn
   if (operation?.body?.schemaName === searchRules.requestSchema) {
     const bodyProblems = located.filter((entry) => entry.where === 'body').map((entry) => ({ path: entry.segments, message: entry.message }));
     const problem = firstSearchProblem(body, bodyProblems);
-    if (problem !== undefined) return invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
+    if (problem !== undefined) return searchRequestProblem(problem);
   }
   return invalidBodyProperty(first, body);
 }

@@ -3,7 +3,7 @@
 // the HTTP layer's error mapper (firstSearchProblem, merging the validator's problems) and the client's
 // MSW handlers share: the checker refuses what the schema refuses (test/search/schema-agreement.test.ts),
 // only in words that name the criterion, and also a `between` whose bounds are reversed.
-import { isRecord, locateProblems, searchRules, type ParsedCriterion, type SortField } from '@invoice-api/contract';
+import { isRecord, locateProblems, searchRequestProblem, searchRules, type ParsedCriterion, type SortField } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 
 export interface ParsedSearch {
@@ -25,7 +25,8 @@ export function parseSearchRequest(body: unknown): ParsedSearch {
   const criteria: ParsedCriterion[] = [];
   const [problem] = locateProblems(request, criteria);
   if (problem !== undefined) {
-    throw ApiError.invalid(problem.field, problem.issue, `Invalid search request: '${problem.field}' ${problem.issue}.`);
+    const { message, details } = searchRequestProblem(problem);
+    throw new ApiError(400, 'invalid_request', message, details);
   }
   const { defaults } = searchRules;
   return {
