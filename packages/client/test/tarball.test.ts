@@ -24,7 +24,11 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 // The Node types the workspace itself compiles against.
 const nodeTypesVersion = (JSON.parse(readFileSync(require.resolve('@types/node/package.json', { paths: [repoRoot] }), 'utf8')) as { version: string }).version;
-const workspaceManifest = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+const workspaceManifest = JSON.parse(readFileSync(join(clientDir, 'package.json'), 'utf8')) as {
+  name: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 interface StepResult {
   code: number | null;
@@ -115,7 +119,17 @@ describe('the packed client, installed with npm in a project outside the workspa
     await passingStep(
       'npm install the tarball',
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, `@types/node@${nodeTypesVersion}`],
+      // msw: the peer dependency of `@invoice-api/client/msw`, at the version the workspace tests with.
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        tarball,
+        `@types/node@${nodeTypesVersion}`,
+        `msw@${workspaceManifest.devDependencies.msw}`,
+      ],
       project,
     );
   }, 240_000);
@@ -137,7 +151,7 @@ describe('the packed client, installed with npm in a project outside the workspa
     expect(packedManifest.files).toEqual(['dist', 'README.md']);
     // publishConfig applied: every export target is a built file in the tarball, never a .ts source.
     const exportsMap = packedManifest.exports ?? {};
-    expect(Object.keys(exportsMap)).toEqual(['.', './contract', './package.json']);
+    expect(Object.keys(exportsMap)).toEqual(['.', './contract', './msw', './package.json']);
     for (const [subpath, target] of Object.entries(exportsMap)) {
       if (typeof target === 'string') continue;
       expect(target.types, subpath).toMatch(/^\.\/dist\/.+\.d\.ts$/);
@@ -177,6 +191,18 @@ describe('the packed client, installed with npm in a project outside the workspa
     expect(summary).toMatchObject(expectedSummary);
     expect(summary).toMatchObject({ total: expect.any(Number), users: expect.any(Number), statusOperators: expect.arrayContaining(['=', 'in']) });
     expect((summary as { validatedUsers: number }).validatedUsers).toBe((summary as { users: number }).users);
+  }, 120_000);
+
+  it('runs setupServer(...createHandlers()) with an override from msw installed beside it', async () => {
+    const output = await passingStep('run the MSW handlers in Node', process.execPath, ['out-node/msw-main.js'], join(scratch, 'consumer'));
+    expect(lastJsonLine(output)).toEqual({
+      searchStatus: 200,
+      invoices: expect.any(Number),
+      getInvoiceStatus: 404,
+      refusedStatus: 400,
+      refusedField: 'amount',
+    });
+    expect((lastJsonLine(output) as { invoices: number }).invoices).toBeGreaterThan(0);
   }, 120_000);
 
   it('bundles for the browser without any node: import, and the bundle runs against the mock', async () => {

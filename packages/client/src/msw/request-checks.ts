@@ -13,7 +13,6 @@ import {
   insufficientScopeChallenge,
   insufficientScopeMessage,
   invalidTokenChallenge,
-  isRecord,
   jsonErrorPosition,
   malformedJsonMessage,
   missingTokenMessage,
@@ -58,6 +57,10 @@ function refusal(status: number, error: ErrorCode, message: string, headers: Rec
 
 function invalid(problem: RequestProblem): Refusal {
   return refusal(400, 'invalid_request', problem.message, {}, problem.details);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The scopes a JWT's payload states (`scope`, space-separated); undefined when the token is not such a JWT. */
@@ -112,14 +115,22 @@ function pathRefusal(operationId: OperationId, url: URL): Refusal | undefined {
   return undefined;
 }
 
+function queryNames(url: URL): string[] {
+  const names: string[] = [];
+  url.searchParams.forEach((_value, name) => {
+    names.push(name);
+  });
+  return names;
+}
+
 /** Query values as the service's validator coerces them for the schema: numbers and booleans from text. */
 function coercedQuery(url: URL): Record<string, unknown> {
   const query: Record<string, unknown> = {};
-  for (const [name, value] of url.searchParams) {
+  url.searchParams.forEach((value, name) => {
     if (value === 'true' || value === 'false') query[name] = value === 'true';
     else if (value.trim() !== '' && Number.isFinite(Number(value))) query[name] = Number(value);
     else query[name] = value;
-  }
+  });
   return query;
 }
 
@@ -158,9 +169,9 @@ export async function checkRequest(
   if (facts.body?.object === true && body !== undefined && !isRecord(body)) return { refusal: invalid(notAnObjectProblem(body)) };
 
   const known = new Set<string>(facts.queryParams.map((parameter) => parameter.name));
-  for (const name of url.searchParams.keys()) {
-    if (!known.has(name)) return { refusal: invalid(requestProblem([{ path: `/query/${name}`, message: `Unknown query parameter '${name}'` }], body, facts)) };
-  }
+  const unknown = [...new Set(queryNames(url))].find((name) => !known.has(name));
+  if (unknown !== undefined)
+    return { refusal: invalid(requestProblem([{ path: `/query/${unknown}`, message: `Unknown query parameter '${unknown}'` }], body, facts)) };
   const check = validators[operationId];
   const data = { query: coercedQuery(url), ...(body === undefined ? {} : { body }) };
   if (check !== undefined && !check(data)) return { refusal: invalid(requestProblem(validatorProblems(check), data.body, facts)) };

@@ -3,6 +3,10 @@
 // spec and the same for the same seed; overrides answer any documented status with the spec's
 // required headers; `server.use` with one operation's handler replaces it for one test. That the
 // handlers refuse what the service refuses is packages/contract-tests/test/msw-handlers.service.test.ts.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerIssue, loadSpec, operationTable, resolveRef, type OperationId, type SpecNode } from '@invoice-api/contract';
@@ -163,4 +167,16 @@ describe('with the generated client', () => {
     const refused = await api.searchInvoices({ criteria: [{ field: 'amount', operator: 'like', value: '12' }] });
     expect(refused).toMatchObject({ ok: false, status: 400, error: { error: 'invalid_request', details: { field: 'amount' } } });
   });
+});
+
+describe('the README', () => {
+  const clientDir = fileURLToPath(new URL('../../', import.meta.url));
+  const example = readFileSync(new URL('../../examples/msw-in-a-test.ts', import.meta.url), 'utf8').trim();
+
+  it('shows examples/msw-in-a-test.ts verbatim, and it runs as the comments say', async () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    expect([...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim())).toContain(example);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/msw-in-a-test.ts'], { cwd: clientDir });
+    expect(stdout.trim().split('\n')).toEqual(['200', '503 23']);
+  }, 60_000);
 });
