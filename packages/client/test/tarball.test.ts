@@ -2,9 +2,11 @@
 // installed with plain npm into a scratch project outside the workspace (its own package.json, no
 // workspace above it), then the consumer in ./consumer/ type-checked under strict with
 // moduleResolution nodenext and bundler, run in Node against the Prism mock, and bundled for the
-// browser with esbuild (the bundle run against the mock too). Each step is printed with its time.
+// browser with esbuild (the bundle run against the mock too); its MSW test set-up (msw-main.ts)
+// type-checked and run with `setupServer(...createHandlers())`. Each step is printed with its time.
 //
-// The scratch project installs the tarball and @types/node from the npm registry (`--prefer-offline`:
+// The scratch project installs the tarball, @types/node and msw (the peer dependency of
+// `@invoice-api/client/msw`) from the npm registry (`--prefer-offline`:
 // the npm cache serves repeated runs); TypeScript and esbuild are the workspace's own, pinned by its
 // lockfile, run with the scratch project as their working directory, so every module they resolve
 // comes from the scratch project's node_modules.
@@ -193,7 +195,8 @@ describe('the packed client, installed with npm in a project outside the workspa
     expect((summary as { validatedUsers: number }).validatedUsers).toBe((summary as { users: number }).users);
   }, 120_000);
 
-  it('runs setupServer(...createHandlers()) with an override from msw installed beside it', async () => {
+  it('runs setupServer(...createHandlers()) with an override from msw installed beside it, type-checked strictly', async () => {
+    await passingStep('tsc, strict, nodenext, with msw', process.execPath, [tsc, '-p', 'tsconfig.msw.json'], join(scratch, 'consumer'));
     const output = await passingStep('run the MSW handlers in Node', process.execPath, ['out-node/msw-main.js'], join(scratch, 'consumer'));
     expect(lastJsonLine(output)).toEqual({
       searchStatus: 200,
