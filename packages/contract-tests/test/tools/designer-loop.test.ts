@@ -101,8 +101,9 @@ interface StepResult {
   output: string;
 }
 
-// Upper bounds, not waits: the install and the two full typechecks dominate, and a loaded machine
-// stretches them.
+// Upper bounds, not waits (the one test here has 15 minutes, its install 5): an offline install, a
+// full typecheck, the server's typecheck, Prism twice and the service take about 100 s on two idle
+// cores and several times that when other work shares them; the bounds only end a hung step.
 let scratch: string;
 const running: Array<RunningPrism | RunningService> = [];
 
@@ -180,8 +181,9 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     expectStep(broken, 'fails');
     expect(broken.output).toMatch(new RegExp(`src/operations/index\\.ts\\(\\d+,\\d+\\): error TS2741: Property '${newOperationId}' is missing`));
     // No bail: every package was checked to the end, not only up to the first failure.
-    for (const name of ['bench', 'client', 'contract', 'contract-tests', 'robustness', 'server'])
-      expect(broken.output).toMatch(new RegExp(`packages/${name} typecheck: (Done|Failed)\n`));
+    // The new operation breaks the server alone: every other package, client included, already compiles.
+    for (const name of ['bench', 'client', 'contract', 'contract-tests', 'robustness'])
+      expect(broken.output).toMatch(new RegExp(`packages/${name} typecheck: Done\n`));
     expect(broken.output).toContain('packages/server typecheck: Failed');
 
     const scaffolded = step('scaffold', 'npx', [...pnpm, 'scaffold']);
@@ -191,7 +193,9 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     );
     expect(step('scaffold again writes nothing', 'npx', [...pnpm, 'scaffold']).output).toContain('nothing written');
 
-    expectStep(step('typecheck (must pass)', 'npx', [...pnpm, 'typecheck']), 'passes');
+    // Scaffolding writes only server code, and the full check above passed every other package: the
+    // server's own check is the whole answer, for a fraction of the cost of a second full typecheck.
+    expectStep(step('typecheck of the server (must pass)', 'npx', [...pnpm, '--filter', '@invoice-api/server', 'typecheck']), 'passes');
 
     writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-call.ts'), callScript);
     const spec = join(scratch, 'packages/contract/generated/openapi.yaml');
