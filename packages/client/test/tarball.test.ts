@@ -187,7 +187,12 @@ describe('the packed client, installed with npm in a project outside the workspa
 
   it('runs the TanStack Query consumer (@invoice-api/client/query) in Node against the mock', async () => {
     const { url } = await mockStarting;
-    const output = await passingStep('run the query consumer in Node against the mock', process.execPath, ['out-node/query-main.js', url], join(scratch, 'consumer'));
+    const output = await passingStep(
+      'run the query consumer in Node against the mock',
+      process.execPath,
+      ['out-node/query-main.js', url],
+      join(scratch, 'consumer'),
+    );
     const summary = lastJsonLine(output) as { cursors: Array<string | null> };
     expect(summary).toMatchObject({ pages: 3, invoiceNumber: expect.any(String), searchInvalidated: true });
     // The first page sends no cursor; the next ones send the cursor the previous page answered.
