@@ -137,20 +137,24 @@ function readMembers(entry, paging) {
   const resource = literal(entry.tag);
   const fallback = allOptional(entry) ? ' = {}' : '';
   const call = (from) => `api.${id}(${[...callArguments(entry, from), '{ signal }'].join(', ')})`;
+  // Written out rather than inferred: a declaration file would otherwise spell out TanStack's DataTag
+  // with symbols it cannot name, and the packed types would not compile.
+  const keyType = `ReadQueryKey<${resource}, ${quoted}, QueryArgs[${quoted}]>`;
+  const infiniteKeyType = `InfiniteQueryKey<${resource}, ${quoted}, InfiniteQueryArgs[${quoted}]>`;
   const members = [
     `    /** The query key of \`${id}\` with these arguments: \`[${entry.tag}, ${id}, args]\`. */
-    ${id}QueryKey: (args: QueryArgs[${quoted}]${fallback}) => queryKey(${resource}, ${quoted}, args),`,
+    ${id}QueryKey: (args: QueryArgs[${quoted}]${fallback}): ${keyType} => queryKey(${resource}, ${quoted}, args),`,
     `    /** \`{ queryKey, queryFn }\` of \`${entry.method} ${entry.path}\`: the data is the 200 body; an error answer throws ApiCallError. */
-    ${id}Options: (args: QueryArgs[${quoted}]${fallback}) => readOptions(queryKey(${resource}, ${quoted}, args), (signal) => ${call('args')}),`,
+    ${id}Options: (args: QueryArgs[${quoted}]${fallback}): ReadOptions<${quoted}, ${keyType}> => readOptions(queryKey(${resource}, ${quoted}, args), (signal) => ${call('args')}),`,
   ];
   if (paging) {
     const how = paging.cursor ? `by cursor (\`${paging.cursor.response.join('.')}\`)` : 'by offset';
     const location = paging.request === 'body' ? 'body' : 'query';
     members.push(
       `    /** The query key of \`${id}\`'s infinite list from these arguments: \`[${entry.tag}, ${id}, args, 'infinite']\`. */
-    ${id}InfiniteQueryKey: (args: InfiniteQueryArgs[${quoted}] = {}) => infiniteQueryKey(${resource}, ${quoted}, args),`,
+    ${id}InfiniteQueryKey: (args: InfiniteQueryArgs[${quoted}] = {}): ${infiniteKeyType} => infiniteQueryKey(${resource}, ${quoted}, args),`,
       `    /** Every page of \`${id}\`, ${how}: \`{ queryKey, queryFn, initialPageParam, getNextPageParam }\`. */
-    ${id}InfiniteOptions: (args: InfiniteQueryArgs[${quoted}] = {}) =>
+    ${id}InfiniteOptions: (args: InfiniteQueryArgs[${quoted}] = {}): InfiniteOptions<${quoted}, ${infiniteKeyType}> =>
       infiniteOptions(infiniteQueryKey(${resource}, ${quoted}, args), ${quoted}, args.${location}, (request, signal) => api.${id}(request, { signal })),`,
     );
   }
@@ -175,7 +179,7 @@ function mutationMember(entry, invalidations, table) {
   const source = keys.join(' ');
   const parameters = `(${source.includes('variables.') ? 'variables' : '_variables'}: MutationVariables[${quoted}], ${source.includes('data.') ? 'data' : '_data'}: SuccessData<${quoted}>)`;
   return `    /** \`{ mutationKey, mutationFn, onSuccess }\` of \`${entry.method} ${entry.path}\`; onSuccess invalidates ${invalidations.map((item) => `\`${item.operationId}\``).join(', ')}. */
-    ${id}Mutation: () =>
+    ${id}Mutation: (): OperationMutationOptions<${quoted}, MutationVariables[${quoted}]> =>
       mutationOptions(
         operationKey(${literal(entry.tag)}, ${quoted}),
         (variables: MutationVariables[${quoted}]) => api.${id}(${[...callArguments(entry, 'variables'), 'variables.options'].join(', ')}),
@@ -216,10 +220,10 @@ export function queryOptionsModule(spec, table, paging, header) {
   return `${header}
 import type { ApiClient } from '../src/client.js';
 import type { PageRequest } from '../src/paging.js';
-import { infiniteOptions, infiniteQueryKey } from '../src/query/infinite.js';
-import { operationKey, queryKey } from '../src/query/keys.js';
-import { mutationOptions, type MutationCallOptions } from '../src/query/mutation.js';
-import { readOptions } from '../src/query/read.js';
+import { infiniteOptions, infiniteQueryKey, type InfiniteOptions, type InfiniteQueryKey } from '../src/query/infinite.js';
+import { operationKey, queryKey, type ReadQueryKey } from '../src/query/keys.js';
+import { mutationOptions, type MutationCallOptions, type OperationMutationOptions } from '../src/query/mutation.js';
+import { readOptions, type ReadOptions } from '../src/query/read.js';
 ${optionTypes.length > 0 ? `import type { ${optionTypes.join(', ')} } from '../src/transport.js';\n` : ''}import type { PathParameter, QueryParams, RequestBody, SuccessData } from '../src/types.js';
 
 /** What each read's options and key take: its request parts under the spec's names. */

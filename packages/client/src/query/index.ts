@@ -21,8 +21,8 @@ export type { InfiniteQueryArgs, MutationVariables, QueryArgs } from '../../gene
 export { ApiCallError } from '../result.js';
 export type { OperationError } from './errors.js';
 export { infiniteQueryKey } from './infinite.js';
-export type { InfiniteOptions, OperationInfiniteQueryKey, PageParam } from './infinite.js';
+export type { InfiniteOptions, InfiniteQueryKey, OperationInfiniteQueryKey, PageParam } from './infinite.js';
 export { operationKey, queryKey } from './keys.js';
-export type { OperationKey, OperationQueryKey } from './keys.js';
+export type { OperationKey, OperationQueryKey, ReadQueryKey } from './keys.js';
 export type { MutationCallOptions, OperationMutationOptions } from './mutation.js';
 export type { ReadOptions } from './read.js';

@@ -6,14 +6,13 @@
 //   where they start.
 // - by offset (listDeliveries): the first request's offset (default 0), then the offset after the
 //   last page, while the answer says more follows (`has_more`, else `total`, else a full page).
-import type { GetNextPageParamFunction, InfiniteData, InfiniteQueryObserverOptions, QueryFunctionContext, QueryKey } from '@tanstack/query-core';
+import type { DataTag, GetNextPageParamFunction, InfiniteData, InfiniteQueryObserverOptions, QueryFunctionContext, QueryKey } from '@tanstack/query-core';
 import { pagingTable } from '../../generated/paging.js';
 import { at, nextRequest, type PageRequest, type PagedOperationId, type PagingEntry } from '../paging.js';
 import { expectOk, type ApiResult } from '../result.js';
 import type { QueryParams, RequestBody, SuccessData } from '../types.js';
 import type { OperationError } from './errors.js';
 import { queryKey, type OperationQueryKey } from './keys.js';
-import type { DataTag } from '@tanstack/query-core';
 
 type Entry<K extends PagedOperationId> = (typeof pagingTable)[K];
 
@@ -39,16 +38,15 @@ export type InfiniteOptions<K extends PagedOperationId, Key extends QueryKey> = 
   getNextPageParam: GetNextPageParamFunction<PageParam<K>, SuccessData<K>>;
 };
 
-export function infiniteQueryKey<R extends string, K extends PagedOperationId, A>(
-  resource: R,
-  operationId: K,
-  args: A,
-): DataTag<OperationInfiniteQueryKey<R, K, A>, InfiniteData<SuccessData<K>, PageParam<K>>, OperationError<K>> {
-  return [...queryKey(resource, operationId, args), 'infinite'] as const as DataTag<
-    OperationInfiniteQueryKey<R, K, A>,
-    InfiniteData<SuccessData<K>, PageParam<K>>,
-    OperationError<K>
-  >;
+/** An infinite list's key, typed (TanStack's DataTag) with the pages and error of its query. */
+export type InfiniteQueryKey<R extends string, K extends PagedOperationId, A> = DataTag<
+  OperationInfiniteQueryKey<R, K, A>,
+  InfiniteData<SuccessData<K>, PageParam<K>>,
+  OperationError<K>
+>;
+
+export function infiniteQueryKey<R extends string, K extends PagedOperationId, A>(resource: R, operationId: K, args: A): InfiniteQueryKey<R, K, A> {
+  return [...queryKey(resource, operationId, args), 'infinite'] as const as InfiniteQueryKey<R, K, A>;
 }
 
 /** The request of the page with this param. */

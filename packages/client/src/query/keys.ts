@@ -17,14 +17,13 @@ export type OperationQueryKey<R extends string, K extends OperationId, A> = read
 /** Every call of one operation (a filter for `invalidateQueries`, and the mutation key of a write). */
 export type OperationKey<R extends string, K extends OperationId> = readonly [resource: R, operationId: K];
 
+/** A read's key, typed (TanStack's DataTag) with the data and error of its query. */
+export type ReadQueryKey<R extends string, K extends OperationId, A> = DataTag<OperationQueryKey<R, K, A>, SuccessData<K>, OperationError<K>>;
+
 /** A read's key, typed with what its query holds. */
-export function queryKey<R extends string, K extends OperationId, A>(
-  resource: R,
-  operationId: K,
-  args: A,
-): DataTag<OperationQueryKey<R, K, A>, SuccessData<K>, OperationError<K>> {
+export function queryKey<R extends string, K extends OperationId, A>(resource: R, operationId: K, args: A): ReadQueryKey<R, K, A> {
   // The tag exists only in the type: the key itself is the plain array.
-  return [resource, operationId, args] as const as DataTag<OperationQueryKey<R, K, A>, SuccessData<K>, OperationError<K>>;
+  return [resource, operationId, args] as const as ReadQueryKey<R, K, A>;
 }
 
 /** The prefix of every key of one operation. */

@@ -8,7 +8,7 @@ import type { InvoiceSearchResult } from '@invoice-api/client/contract';
 
 export interface QuerySummary {
   pages: number;
-  /** The cursor of each search request, in order (null: the request sent none). */
+  /** The cursor of each request of the infinite search, in order (null: the request sent none). */
   cursors: Array<string | null>;
   invoiceNumber: string;
   searchInvalidated: boolean;
@@ -32,12 +32,13 @@ export async function querySummary(baseUrl: string): Promise<QuerySummary> {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const search = { criteria: [{ field: 'status' as const, operator: '=' as const, value: 'paid' as const }], limit: 2 };
   const pages = await queryClient.fetchInfiniteQuery({ ...q.searchInvoicesInfiniteOptions({ body: search }), pages: 3 });
+  const pageCursors = [...cursors];
   const { invoice } = await queryClient.fetchQuery(q.getInvoiceOptions({ path: { invoice_id: 1 } }));
   await queryClient.fetchQuery(q.searchInvoicesOptions({ body: search }));
   await new MutationObserver(queryClient, q.updateInvoiceMutation()).mutate({ path: { invoice_id: 1 }, body: { status: 'paid' } });
   return {
     pages: pages.pages.length,
-    cursors,
+    cursors: pageCursors,
     invoiceNumber: invoice.invoice_number,
     searchInvalidated: queryClient.getQueryState(q.searchInvoicesQueryKey({ body: search }))?.isInvalidated === true,
   };
