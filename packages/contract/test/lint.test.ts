@@ -77,6 +77,18 @@ const brokenSpecs: readonly BrokenSpec[] = [
     (s: string) => s.replace('x-rate-limit: standard', 'x-rate-limit: fast'),
     'rule/operation-rate-limit',
   ],
+  [
+    'a write without x-invalidates',
+    'paths/2.0_delivery_issue.yaml',
+    (s: string) => s.replace(/ {2}x-invalidates:\n(?: {4}.*\n)+/, ''),
+    'rule/write-declares-invalidates',
+  ],
+  [
+    'an empty x-invalidates',
+    'paths/api_v1_invoices.yaml',
+    (s: string) => s.replace(/ {2}x-invalidates:\n(?: {4}.*\n)+/, '  x-invalidates: []\n'),
+    'rule/write-declares-invalidates',
+  ],
   ['a 201 without Location', 'paths/2.0_delivery.yaml', (s: string) => s.replace(/ {8}Location:\n {10}\$ref: [^\n]+\n/, ''), 'response-contains-header'],
   [
     'a deprecated operation without x-sunset',
