@@ -6,12 +6,13 @@
 //   answers it spec-valid (through Prism's validation proxy, no violation).
 // Each step is printed; any step that breaks fails the test with that step's output.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintDevToken } from '@invoice-api/server/dev-token';
-import { repoRoot, startPrism, type RunningPrism } from '../../../../scripts/lib/prism.mjs';
+import { startPrism, type RunningPrism } from '../../../../scripts/lib/prism.mjs';
+import { copyRepository } from '../../src/scratch-copy.js';
 import { startService, type RunningService } from '../../src/service.js';
 
 const pnpm = ['--yes', 'pnpm@10.34.9'];
@@ -122,17 +123,6 @@ function expectStep(result: StepResult, status: 'passes' | 'fails') {
   // The step's own output is the failure message, so a broken step says why.
   if ((result.status === 0) !== (status === 'passes'))
     throw new Error(`expected the step to ${status === 'passes' ? 'pass' : 'fail'}; its output:\n${result.output}`);
-}
-
-function copyRepository(target: string) {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-  for (const file of new Set(listed.stdout.split('\0').filter(Boolean))) {
-    const from = join(repoRoot, file);
-    if (!existsSync(from)) continue; // deleted in the working tree
-    mkdirSync(dirname(join(target, file)), { recursive: true });
-    cpSync(from, join(target, file));
-  }
 }
 
 function callThroughClient(baseUrl: string, token: string) {

@@ -123,7 +123,12 @@ export const bareChallenge = `Bearer realm="${authRealm}"`;
 
 /** 401 for a request without `Authorization: Bearer ...` (another scheme counts as none, RFC 6750 3.1). */
 export function missingToken(): HttpError {
-  return new HttpError(401, 'unauthorized', 'This operation needs an access token: send Authorization: Bearer <token>.', { 'WWW-Authenticate': bareChallenge });
+  return new HttpError(
+    401,
+    'unauthorized',
+    'The access token is missing; a missing, invalid or expired token is refused. Send Authorization: Bearer <token>.',
+    { 'WWW-Authenticate': bareChallenge },
+  );
 }
 
 /** 401 for a token that failed `failure`'s check. The error carries the reason for the log line. */

@@ -3,12 +3,25 @@
 // deleted, rows changed are set back, rows missing are put back, identity sequences are reset), so a
 // reset after a few calls costs a few row writes instead of rebuilding every index of 5,000 invoices;
 // and the ids handed out after a reset are the same as after a fresh start. Tables, columns, primary
-// keys and foreign keys are read from the catalog, so a new migration needs no change here.
+// keys and foreign keys are read from the catalog, so a new migration needs no change here (unless it
+// adds a change counter: see `changeCounters`).
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, DatabaseSchema } from '../db/database.js';
 
 /** Where the copies live: never on the search path, so no handler can read or write them. */
 const fixtureSchema = 'mock_fixture';
+
+/**
+ * Counters that the database's triggers bump on every write to what they count, which readers compare
+ * with a value they kept: a search cursor reuses its total while `accounts.invoices_version` is the one
+ * it carries. Setting one back to the fixture's value would let it climb again to a value it had before
+ * the reset, with other rows behind it. So restoring leaves them to the triggers, which the restore's
+ * own writes fire like any other: a counter only moves forward, and one whose rows the reset did not
+ * touch stays as it is.
+ */
+const changeCounters: { readonly [Table in keyof DatabaseSchema]?: ReadonlyArray<keyof DatabaseSchema[Table] & string> } = {
+  accounts: ['invoices_version'],
+};
 
 interface TableShape {
   name: string;
@@ -67,7 +80,8 @@ async function deleteAdded(trx: Transaction<DatabaseSchema>, table: TableShape):
 }
 
 async function setBackChanged(trx: Transaction<DatabaseSchema>, table: TableShape): Promise<number> {
-  const values = table.columns.filter((column) => !table.primaryKey.includes(column));
+  const counters: readonly string[] = changeCounters[table.name as keyof DatabaseSchema] ?? [];
+  const values = table.columns.filter((column) => !table.primaryKey.includes(column) && !counters.includes(column));
   if (values.length === 0) return 0;
   const result = await sql`
     update ${live(table)} as live_row
