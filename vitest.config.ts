@@ -9,5 +9,7 @@ export default defineConfig({
     // time keep both cores busy; each test run has its own database, so files cannot see each other.
     // Projects that set `fileParallelism: false` (robustness, example-app) still run their files one by one.
     maxWorkers: 2,
+    // Once per run, whichever projects run: process tests start the compiled service.
+    globalSetup: ['packages/server/test/support/build-service.ts'],
   },
 });
