@@ -115,6 +115,6 @@ export async function buildServer({ force = false } = {}) {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { built, ms } = await buildServer({ force: process.argv.includes('--force') });
-  // On stderr: `pnpm --silent token` prints only the token on stdout.
+  // On stderr, and nothing when up to date: stdout belongs to the command run after it.
   process.stderr.write(built ? `build: ${relative(root, outDir)} in ${ms} ms\n` : '');
 }
