@@ -11,5 +11,7 @@ export default defineConfig({
     // Projects that set `fileParallelism: false` (robustness, example-app) still run their files one by one.
     maxWorkers: 2,
     reporters: ['default', new SlowestTestFiles()],
+    // Once per run, whichever projects run: process tests start the compiled service.
+    globalSetup: ['packages/server/test/support/build-service.ts'],
   },
 });

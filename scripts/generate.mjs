@@ -17,16 +17,36 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { stringify as toYaml } from 'yaml';
-import { operationTable, operationTableSource } from './lib/operation-table.mjs';
-import { searchRulesModule } from './lib/search-rules.mjs';
-import { validatorSpec } from './lib/validator-spec.mjs';
-import { clientOperationsModule } from './lib/generate-client.mjs';
-import { clientPagingModule, pagingTable } from './lib/generate-paging.mjs';
-import { queryOptionsModule } from './lib/generate-query.mjs';
-import { clientValidators, responseValidatorsModule, serviceValidators } from './lib/generate-response-validators.mjs';
-import { writePublishedSpec } from './lib/published-spec.mjs';
+
+// The generators and their libraries are imported only when there is work to do: loading them takes
+// seconds on a busy machine, and the usual run (before `pnpm start`) finds everything up to date.
+async function loadGenerators() {
+  const [openapiTypescript, yaml, table, rules, validator, client, paging, query, validators, published] = await Promise.all([
+    import('openapi-typescript'),
+    import('yaml'),
+    import('./lib/operation-table.mjs'),
+    import('./lib/search-rules.mjs'),
+    import('./lib/validator-spec.mjs'),
+    import('./lib/generate-client.mjs'),
+    import('./lib/generate-paging.mjs'),
+    import('./lib/generate-query.mjs'),
+    import('./lib/generate-response-validators.mjs'),
+    import('./lib/published-spec.mjs'),
+  ]);
+  return {
+    openapiTS: openapiTypescript.default,
+    astToString: openapiTypescript.astToString,
+    toYaml: yaml.stringify,
+    ...table,
+    ...rules,
+    ...validator,
+    ...client,
+    ...paging,
+    ...query,
+    ...validators,
+    ...published,
+  };
+}
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -65,7 +85,7 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
-function bundleSpec() {
+function bundleSpec({ toYaml, writePublishedSpec }) {
   const bundled = join(outDir, 'openapi.json');
   // Redocly prints a Node 20 banner on every run: keep its output for when it fails.
   const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', 'openapi/openapi.yaml', '--output', bundled, '--ext', 'json'], {
@@ -97,7 +117,7 @@ function withoutBanner(output) {
     .replace(/^\n+/, '');
 }
 
-function operationsModule(table) {
+function operationsModule(table, operationTableSource) {
   return `${header}${operationTableSource(table)}
 `;
 }
@@ -106,7 +126,7 @@ async function main() {
   const force = process.argv.includes('--force');
   if (process.argv.includes('--bundle-only')) {
     mkdirSync(outDir, { recursive: true });
-    bundleSpec();
+    bundleSpec(await loadGenerators());
     console.log(`bundle: wrote ${relative(root, join(outDir, 'openapi.json'))} and openapi.yaml`);
     return;
   }
@@ -133,13 +153,17 @@ async function main() {
     return;
   }
   const started = Date.now();
+  const generators = await loadGenerators();
+  const { openapiTS, astToString, operationTable, searchRulesModule, validatorSpec, clientOperationsModule, clientPagingModule, pagingTable } = generators;
+  const { queryOptionsModule } = generators;
+  const { responseValidatorsModule, clientValidators, serviceValidators } = generators;
   mkdirSync(outDir, { recursive: true });
-  const spec = bundleSpec();
+  const spec = bundleSpec(generators);
   // Properties with a default stay optional for callers (see the toolchain notes).
   const ast = await openapiTS(spec, { defaultNonNullable: false, alphabetize: false });
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   const table = operationTable(spec);
-  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table));
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table, generators.operationTableSource));
   writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
   writeFileSync(join(outDir, 'openapi.validator.json'), JSON.stringify(validatorSpec(spec)));
   mkdirSync(dirname(clientOut), { recursive: true });

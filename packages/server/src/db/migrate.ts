@@ -1,6 +1,6 @@
 // Brings a database to the newest schema with Kysely's Migrator. Migrations are imported statically
 // (no directory scanning), so they are bundled, type-checked and identical on both engines.
-import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Database } from './database.js';
 import * as initialSchema from './migrations/0001_initial_schema.js';
 import * as unicodeLikeIndexes from './migrations/0002_unicode_like_indexes.js';
@@ -25,6 +25,7 @@ const provider: MigrationProvider = {
 
 /** Applies every pending migration; throws (with the failing migration's name) when one fails. */
 export async function migrate(database: Database): Promise<MigrationResultSet> {
+  if (await isUpToDate(database)) return { results: [] };
   const migrator = new Migrator({ db: database.db, provider });
   const resultSet = await migrator.migrateToLatest();
   if (resultSet.error !== undefined) {
@@ -33,4 +34,20 @@ export async function migrate(database: Database): Promise<MigrationResultSet> {
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
   }
   return resultSet;
+}
+
+/**
+ * True when exactly the known migrations are recorded as applied: the usual start, answered by one
+ * query instead of the migrator's dozen statements and its lock. Anything else (no migration table
+ * yet, one pending, one unknown to this code) is left to the migrator, which applies or reports it.
+ */
+async function isUpToDate(database: Database): Promise<boolean> {
+  const known = Object.keys(migrations);
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
+    const applied = new Set(rows.map((row) => row.name));
+    return applied.size === known.length && known.every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
 }

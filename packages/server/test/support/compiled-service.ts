@@ -1,0 +1,9 @@
+// The compiled service (scripts/build.mjs: packages/server/dist/), which process tests start instead
+// of the TypeScript sources: no loader to start, and the files production runs. The run's global setup
+// (build-service.ts) brings it up to date before any test file starts.
+import { fileURLToPath } from 'node:url';
+
+export const compiledMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+/** Node's arguments to start it, source maps on so that a stack names the .ts lines. */
+export const compiledMainArguments: readonly string[] = ['--enable-source-maps', compiledMain];
