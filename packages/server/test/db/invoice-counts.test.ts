@@ -5,7 +5,7 @@
 // batch runs on several connections at once; PGlite, one session, interleaves it.
 // INVOICE_COUNTS_RUNS=<n> runs more batches than the few that CI affords.
 import fc from 'fast-check';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { InvoiceStatus } from '@invoice-api/contract';
 import { lockAccountForInvoiceWrite } from '../../src/db/accounts.js';
@@ -88,7 +88,7 @@ function insertRaw(db: Kysely<DatabaseSchema>, accountIds: number[], rows: numbe
 }
 
 function sliceOf(slice: Slice) {
-  return sql`id % ${slice.modulus} = ${slice.remainder % slice.modulus}`;
+  return sql<SqlBool>`id % ${slice.modulus} = ${slice.remainder % slice.modulus}`;
 }
 
 describe.each(engines)('invoice counts on %s', (engine: Engine) => {
