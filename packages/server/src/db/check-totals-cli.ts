@@ -43,9 +43,7 @@ function describeDifference(difference: CountDifference): string {
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 
 async function hasKeptCounts(database: Database): Promise<boolean> {
-  const row = await database.db
-    .selectNoFrom((eb) => eb.fn<string | null>('to_regclass', [eb.val('invoice_counts')]).as('table'))
-    .executeTakeFirstOrThrow();
+  const row = await database.db.selectNoFrom((eb) => eb.fn<string | null>('to_regclass', [eb.val('invoice_counts')]).as('table')).executeTakeFirstOrThrow();
   return row.table !== null;
 }
 
@@ -84,7 +82,8 @@ export async function checkTotals(argv: string[], env: NodeJS.ProcessEnv, output
   }
   // One line that says why, never a stack: PostgreSQL is only reached at the first query.
   const cannot = (error: unknown): number => {
-    const known = error instanceof DataDirectoryInUseError ? error.message : describeStartupFailure(error, { host: '', port: 0, metrics: undefined, database: config });
+    const known =
+      error instanceof DataDirectoryInUseError ? error.message : describeStartupFailure(error, { host: '', port: 0, metrics: undefined, database: config });
     output.err(`Cannot check the totals: ${known ?? (error instanceof Error ? error.message : String(error))}`);
     return 2;
   };

@@ -408,8 +408,7 @@ async function pageAfterTotal(database: Database, statements: SearchStatements) 
   // A total the cursor carried (its version still current) was not counted here, and a cursor's
   // checksum is no signature: a forged small total must not buy a sort of a large result. A sum of
   // kept counts never comes from the cursor.
-  const countedHere =
-    statements.totalPlan === 'sum of kept counts' || statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
+  const countedHere = statements.totalPlan === 'sum of kept counts' || statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
   const fewMatches = countedHere && counted.total <= fewMatchesLimit;
   const { rows } = await database.db.executeQuery(fewMatches ? statements.fewMatchesPage : statements.page);
   return [rows, counted] as const;

@@ -77,7 +77,10 @@ describe.each(engines)('pnpm db:check-totals on %s', (engine: Engine) => {
         await sql`update invoice_counts set invoices = invoices + 2 where account_id = ${accountId} and currency = 'CHF'`.execute(database.db);
         await sql`delete from invoice_counts where account_id = ${accountId} and currency = 'EUR'`.execute(database.db);
       });
-      const differences = [`account ${accountId}, status sent, currency CHF: kept 5, counted 3`, `account ${accountId}, status sent, currency EUR: kept 0, counted 3`];
+      const differences = [
+        `account ${accountId}, status sent, currency CHF: kept 5, counted 3`,
+        `account ${accountId}, status sent, currency EUR: kept 0, counted 3`,
+      ];
       expect(await runInProcess([], env)).toEqual({
         status: 1,
         out: [...differences, 'Checked 2 kept counts: 2 differ from their invoices. pnpm db:check-totals --repair writes the counted numbers back.'],

@@ -47,7 +47,13 @@ const slice = fc.record({ modulus: fc.integer({ min: 2, max: 5 }), remainder: fc
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), account, status: fc.constantFrom('draft' as const, 'sent' as const), currency }),
-  fc.record({ kind: fc.constant('change' as const), account, pick: fc.nat(), status: fc.option(status, { nil: undefined }), currency: fc.option(currency, { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('change' as const),
+    account,
+    pick: fc.nat(),
+    status: fc.option(status, { nil: undefined }),
+    currency: fc.option(currency, { nil: undefined }),
+  }),
   fc.record({ kind: fc.constant('rolled back' as const), account, status, currency }),
   fc.record({ kind: fc.constant('savepoint rolled back' as const), account, status, currency }),
   fc.record({ kind: fc.constant('raw insert' as const), accounts: someAccounts, rows: fc.integer({ min: 1, max: 20 }), status, currency }),
@@ -127,7 +133,10 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
           .limit(1)
           .executeTakeFirst();
         if (picked === undefined) return;
-        const body = { ...(command.status === undefined ? {} : { status: command.status }), ...(command.currency === undefined ? {} : { currency: command.currency }) };
+        const body = {
+          ...(command.status === undefined ? {} : { status: command.status }),
+          ...(command.currency === undefined ? {} : { currency: command.currency }),
+        };
         await updateInvoice({ params: { invoice_id: picked.id }, query: {}, body }, contextFor(database(), accountId));
         return;
       }
@@ -146,7 +155,11 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
           const { accountId } = all[command.account]!;
           await lockAccountForInvoiceWrite(trx, accountId);
           await sql`savepoint undone`.execute(trx);
-          await trx.deleteFrom('invoices').where('account_id', '=', accountId).where(sliceOf({ modulus: 2, remainder: 0 })).execute();
+          await trx
+            .deleteFrom('invoices')
+            .where('account_id', '=', accountId)
+            .where(sliceOf({ modulus: 2, remainder: 0 }))
+            .execute();
           await insertRaw(trx, [accountId], 2, command.status, command.currency);
           await sql`rollback to savepoint undone`.execute(trx);
           await insertRaw(trx, [accountId], 1, command.status, command.currency);
@@ -174,34 +187,34 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
     }
   }
 
-  it(
-    'after random concurrent writes by the service and by raw SQL, every count equals count(*) of its group',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 14 }), async (batch) => {
-          // Every batch starts from exact counts (a no-op unless an earlier one failed), so that a
-          // shrunk counterexample is the batch that broke them, not one that met the damage.
-          await repairInvoiceCounts(database().db);
-          const outcomes = await Promise.allSettled(batch.map(run));
-          for (const outcome of outcomes) {
-            if (outcome.status === 'rejected' && !isExpectedRefusal(outcome.reason)) throw outcome.reason;
-          }
-          expect(await differences()).toEqual([]);
-        }),
-        { numRuns: runs },
-      );
-      // The batches wrote something in every account, not only refusals.
-      const { groups } = await compareInvoiceCounts(database().db);
-      expect(groups).toBeGreaterThan(accountCount);
-    },
-    120_000,
-  );
+  it('after random concurrent writes by the service and by raw SQL, every count equals count(*) of its group', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 14 }), async (batch) => {
+        // Every batch starts from exact counts (a no-op unless an earlier one failed), so that a
+        // shrunk counterexample is the batch that broke them, not one that met the damage.
+        await repairInvoiceCounts(database().db);
+        const outcomes = await Promise.allSettled(batch.map(run));
+        for (const outcome of outcomes) {
+          if (outcome.status === 'rejected' && !isExpectedRefusal(outcome.reason)) throw outcome.reason;
+        }
+        expect(await differences()).toEqual([]);
+      }),
+      { numRuns: runs },
+    );
+    // The batches wrote something in every account, not only refusals.
+    const { groups } = await compareInvoiceCounts(database().db);
+    expect(groups).toBeGreaterThan(accountCount);
+  }, 120_000);
 
   it('an update that changes no status, currency or account writes no count', async () => {
     const [first] = await testAccounts();
     await insertRaw(database().db, [first!.accountId], 2, 'draft', 'CHF');
     const versionsOf = async () =>
-      (await sql<{ row_version: string }>`select xmin::text as row_version from invoice_counts where account_id = ${first!.accountId} order by status, currency`.execute(database().db)).rows;
+      (
+        await sql<{
+          row_version: string;
+        }>`select xmin::text as row_version from invoice_counts where account_id = ${first!.accountId} order by status, currency`.execute(database().db)
+      ).rows;
     const before = await versionsOf();
     await database().db.updateTable('invoices').set({ amount: 99, description: 'changed' }).where('account_id', '=', first!.accountId).execute();
     expect(await versionsOf()).toEqual(before);
@@ -218,7 +231,9 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
       .where('status', '=', 'overdue')
       .where('currency', '=', 'EUR')
       .executeTakeFirstOrThrow();
-    await sql`update invoice_counts set invoices = invoices + 5 where account_id = ${first!.accountId} and status = 'overdue' and currency = 'EUR'`.execute(database().db);
+    await sql`update invoice_counts set invoices = invoices + 5 where account_id = ${first!.accountId} and status = 'overdue' and currency = 'EUR'`.execute(
+      database().db,
+    );
     const wrong = { accountId: first!.accountId, status: 'overdue', currency: 'EUR', kept: counted.invoices + 5, counted: counted.invoices };
     expect(await differences()).toEqual([wrong]);
     expect((await repairInvoiceCounts(database().db)).differences).toEqual([wrong]);
@@ -283,7 +298,12 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
     await insertRaw(db, [first!.accountId, second!.accountId], 4, 'sent', 'CHF');
     await insertRaw(db, [second!.accountId], 2, 'paid', 'USD');
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    const kept = await db.selectFrom('invoice_counts').select(['account_id', 'status', 'currency', 'invoices']).orderBy('account_id').orderBy('status').execute();
+    const kept = await db
+      .selectFrom('invoice_counts')
+      .select(['account_id', 'status', 'currency', 'invoices'])
+      .orderBy('account_id')
+      .orderBy('status')
+      .execute();
     expect(kept).toEqual([
       { account_id: first!.accountId, status: 'sent', currency: 'CHF', invoices: 4 },
       { account_id: second!.accountId, status: 'paid', currency: 'USD', invoices: 2 },

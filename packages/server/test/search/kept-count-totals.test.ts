@@ -87,7 +87,9 @@ describe.each(engines)('totals as sums of kept counts on %s', (engine) => {
   /** The tables the total statement of `body` reads, from its EXPLAIN. */
   async function tablesReadForTotal(body: InvoiceSearchRequest): Promise<string[]> {
     const statement = searchStatements(database(), account.accountId, parseSearchRequest(body)).total;
-    const result = await database().db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]));
+    const result = await database().db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
+    );
     const raw = Object.values(result.rows[0] ?? {})[0];
     const [explained] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
     return [...new Set(relations(explained!.Plan))].sort();
@@ -134,7 +136,11 @@ describe.each(engines)('totals as sums of kept counts on %s', (engine) => {
           throw new Error('roll back');
         }),
     ).rejects.toThrow('roll back');
-    const after = await searchInvoices(database(), account.accountId, parseSearchRequest({ criteria: [{ field: 'status', operator: '!=', value: 'cancelled' }] }));
+    const after = await searchInvoices(
+      database(),
+      account.accountId,
+      parseSearchRequest({ criteria: [{ field: 'status', operator: '!=', value: 'cancelled' }] }),
+    );
     expect(after.pagination.total).toBe(await expectedTotal((row) => row.status !== 'cancelled'));
     expect((await searchInvoices(database(), account.accountId, parseSearchRequest({}))).pagination.total).toBe(before.pagination.total);
   });
