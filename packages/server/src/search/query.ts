@@ -234,7 +234,7 @@ function keptCountMatch(eb: KeptCountExpressions, criterion: CriterionValues): E
  * criteria select: a few rows read, whatever the number of invoices. The counts are written in the
  * transaction of every invoice write, so in one snapshot they equal a count of the invoices, and the
  * version read beside them vouches for them as it does for a count. On every page, by cursor too: the
- * sum costs less than comparing versions would save.
+ * sum is as cheap as comparing the cursor's version, so the total a cursor carries is never needed.
  */
 function keptCountsTotalQuery(db: Kysely<DatabaseSchema>, values: SearchValues) {
   return db

@@ -17,7 +17,9 @@ import { createInvoice, updateInvoice } from '../../src/operations/invoices.js';
 import { engines, useTestDatabase, type Engine } from '../support/databases.js';
 import { contextFor, createAccount, type TestAccount } from '../support/fixtures.js';
 
-const runs = Number(process.env.INVOICE_COUNTS_RUNS ?? 8);
+const runs = Number.parseInt(process.env.INVOICE_COUNTS_RUNS ?? '', 10) || 8;
+/** Seconds per batch on a busy machine: a longer run gets time in proportion. */
+const propertyTimeoutMs = Math.max(120_000, runs * 5_000);
 const accountCount = 3;
 const statuses: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'overdue', 'cancelled'];
 const currencies = ['CHF', 'EUR', 'USD'] as const;
@@ -187,24 +189,28 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
     }
   }
 
-  it('after random concurrent writes by the service and by raw SQL, every count equals count(*) of its group', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 14 }), async (batch) => {
-        // Every batch starts from exact counts (a no-op unless an earlier one failed), so that a
-        // shrunk counterexample is the batch that broke them, not one that met the damage.
-        await repairInvoiceCounts(database().db);
-        const outcomes = await Promise.allSettled(batch.map(run));
-        for (const outcome of outcomes) {
-          if (outcome.status === 'rejected' && !isExpectedRefusal(outcome.reason)) throw outcome.reason;
-        }
-        expect(await differences()).toEqual([]);
-      }),
-      { numRuns: runs },
-    );
-    // The batches wrote something in every account, not only refusals.
-    const { groups } = await compareInvoiceCounts(database().db);
-    expect(groups).toBeGreaterThan(accountCount);
-  }, 120_000);
+  it(
+    'after random concurrent writes by the service and by raw SQL, every count equals count(*) of its group',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 14 }), async (batch) => {
+          // Every batch starts from exact counts (a no-op unless an earlier one failed), so that a
+          // shrunk counterexample is the batch that broke them, not one that met the damage.
+          await repairInvoiceCounts(database().db);
+          const outcomes = await Promise.allSettled(batch.map(run));
+          for (const outcome of outcomes) {
+            if (outcome.status === 'rejected' && !isExpectedRefusal(outcome.reason)) throw outcome.reason;
+          }
+          expect(await differences()).toEqual([]);
+        }),
+        { numRuns: runs },
+      );
+      // The batches wrote something in every account, not only refusals.
+      const { groups } = await compareInvoiceCounts(database().db);
+      expect(groups).toBeGreaterThan(accountCount);
+    },
+    propertyTimeoutMs,
+  );
 
   it('an update that changes no status, currency or account writes no count', async () => {
     const [first] = await testAccounts();
