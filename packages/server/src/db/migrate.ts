@@ -8,6 +8,7 @@ import * as descriptionHashIndex from './migrations/0003_description_hash_index.
 import * as filterThenNewestIndexes from './migrations/0004_filter_then_newest_indexes.js';
 import * as idempotencyKeysAndVersions from './migrations/0005_idempotency_keys_and_versions.js';
 import * as accountInvoicesVersion from './migrations/0006_account_invoices_version.js';
+import * as invoiceCounts from './migrations/0007_invoice_counts.js';
 
 /** Every migration, in the order they run. Names are permanent: never rename an applied one. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -17,6 +18,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0004_filter_then_newest_indexes': filterThenNewestIndexes,
   '0005_idempotency_keys_and_versions': idempotencyKeysAndVersions,
   '0006_account_invoices_version': accountInvoicesVersion,
+  '0007_invoice_counts': invoiceCounts,
 };
 
 const provider: MigrationProvider = {

@@ -187,6 +187,19 @@ describe('state kept between calls, and POST /__mock/reset', () => {
     await first.reset();
   });
 
+  it('after a reset, totals by status (sums of the kept invoice counts) equal counts of the fixture invoices', async () => {
+    const totalOf = async (criteria: unknown[]) =>
+      ((await call(first, 'POST', '/api/v1/invoices/search', { limit: 1, criteria })).body.pagination as { total: number }).total;
+    const byStatus = (status: string) => [{ field: 'status', operator: '=', value: status }];
+    // amount >= 0 holds for every invoice and makes the search a counted one.
+    const counted = (status: string) => totalOf([...byStatus(status), { field: 'amount', operator: '>=', value: 0 }]);
+    const fixtureDraft = ((await call(first, 'POST', '/api/v1/invoices/search', { limit: 1, criteria: byStatus('draft') })).body.data as InvoiceView[])[0]!;
+    const created = (await createInvoice(first, 'sent, then reset')).body.invoice as InvoiceView;
+    for (const id of [fixtureDraft.id, created.id]) expect((await call(first, 'PATCH', `/api/v1/invoices/${id}`, { status: 'sent' })).status).toBe(200);
+    expect((await call(first, 'POST', '/__mock/reset')).status).toBe(200);
+    for (const status of ['draft', 'sent']) expect(await totalOf(byStatus(status)), status).toBe(await counted(status));
+  });
+
   it('resets rate-limit counters and forgets idempotency keys', async () => {
     // otherSeed allows 3 standard calls a minute per API key.
     const headers = { 'X-Client': 'rate-limited' };
