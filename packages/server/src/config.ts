@@ -111,11 +111,7 @@ export function loadConfig(env: Environment = process.env): Config {
     production,
     host: read.string('HOST', '127.0.0.1'),
     port: read.integer('PORT', 3000, 0, 65_535),
-    database: {
-      url: readDatabaseUrl(env),
-      poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
-      pgliteDataDir: readPgliteDataDir(env),
-    },
+    database: loadDatabaseConfig(env),
     seedDemoData: read.oneOf('SEED_DEMO_DATA', production ? 'off' : 'on', ['on', 'off'] as const) === 'on',
     auth: readAuth(env, production),
     rateLimit: {
@@ -138,6 +134,18 @@ export function loadConfig(env: Environment = process.env): Config {
       requestMs,
       keepAliveMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 0, 600_000),
     },
+  };
+}
+
+/**
+ * Only the database settings: what the operations commands (db:backup, db:restore, db:copy) need, so
+ * that they run where the rest of the configuration (tokens, ports) is absent or belongs elsewhere.
+ */
+export function loadDatabaseConfig(env: Environment = process.env): Config['database'] {
+  return {
+    url: readDatabaseUrl(env),
+    poolSize: reader(env).integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
+    pgliteDataDir: readPgliteDataDir(env),
   };
 }
 
