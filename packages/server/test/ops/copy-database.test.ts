@@ -3,40 +3,16 @@
 // database and back into an empty PGlite; rows, sequences and counters compared table by table with
 // what the source holds; a target with rows refused; and a create retried after the move replayed.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findIncompleteCopy } from '../../src/db/copy-marker.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { seedIfEmpty } from '../../src/db/seed.js';
 import { createHandlers } from '../../src/operations/index.js';
-import { describeTables } from '../../src/ops/catalog.js';
 import { copyDatabase, type CopyOutcome } from '../../src/ops/copy-database.js';
 import { createPostgresDatabase, databaseHookTimeoutMs, openTestDatabase, type ScratchPostgres, type TestDatabase } from '../support/databases.js';
 import { startTestService, token } from '../http/support/service.js';
-
-/** Every row of every table as JSON text, in primary-key order: what "the same data" means here. */
-async function contents(database: Database): Promise<Record<string, string[]>> {
-  const db = database.db as unknown as Kysely<unknown>;
-  const all: Record<string, string[]> = {};
-  for (const table of await describeTables(db)) {
-    const rows = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by 1`.execute(db);
-    all[table.name] = rows.rows.map((row) => row.row);
-  }
-  return all;
-}
-
-/** The last value of every sequence that fills a column. */
-async function sequences(database: Database): Promise<Record<string, string | null>> {
-  const db = database.db as unknown as Kysely<unknown>;
-  const values: Record<string, string | null> = {};
-  for (const table of await describeTables(db)) {
-    for (const { sequence } of table.sequences) {
-      const result = await sql<{ value: string | null }>`select pg_sequence_last_value(${sequence}::regclass)::text as value`.execute(db);
-      values[sequence] = result.rows[0]?.value ?? null;
-    }
-  }
-  return values;
-}
+import { contents, sequences } from '../support/database-contents.js';
 
 const silent = (): void => undefined;
 
