@@ -55,7 +55,9 @@ export async function startBackupSocket(dataDir: string, database: Database, log
       })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'backup snapshot failed');
-        res.writeHead(500, { 'content-type': 'text/plain' }).end(`The service could not take a snapshot: ${error instanceof Error ? error.message : String(error)}\n`);
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`The service could not take a snapshot: ${error instanceof Error ? error.message : String(error)}\n`);
       });
   });
   await new Promise<void>((resolve, reject) => {

@@ -75,7 +75,8 @@ function parentsFirst(tables: TableDescription[]): TableDescription[] {
   const visiting = new Set<string>();
   const visit = (table: TableDescription): void => {
     if (placed.has(table.name)) return;
-    if (visiting.has(table.name)) throw new Error(`The foreign keys of table ${table.name} form a cycle; db:copy copies tables parents first and cannot order it.`);
+    if (visiting.has(table.name))
+      throw new Error(`The foreign keys of table ${table.name} form a cycle; db:copy copies tables parents first and cannot order it.`);
     visiting.add(table.name);
     for (const parent of table.references) {
       const referenced = byName.get(parent);

@@ -89,7 +89,13 @@ export async function copyDatabase(source: Database, target: Database, options: 
         for (const table of tables) {
           const before = await summarise(from, table);
           const after = await summarise(to, table);
-          verified.push({ table: table.name, sourceRows: before.rows, targetRows: after.rows, sourceChecksum: before.checksum, targetChecksum: after.checksum });
+          verified.push({
+            table: table.name,
+            sourceRows: before.rows,
+            targetRows: after.rows,
+            sourceChecksum: before.checksum,
+            targetChecksum: after.checksum,
+          });
         }
         const differing = verified.filter((check) => check.sourceRows !== check.targetRows || check.sourceChecksum !== check.targetChecksum);
         if (differing.length > 0) {

@@ -42,7 +42,9 @@ export async function copy(argv: string[]): Promise<void> {
     const [source, target] = direction === 'to' ? [embedded, postgres] : [postgres, embedded];
     const [sourceName, targetName] = direction === 'to' ? [embeddedName, postgresName] : [postgresName, embeddedName];
     const outcome = await copyDatabase(source, target, { sourceName, targetName, progress });
-    process.stdout.write(`Copied ${sourceName} to ${targetName}${outcome.resumed ? ' (an interrupted copy started over)' : ''}.\n${formatChecks(outcome.tables)}`);
+    process.stdout.write(
+      `Copied ${sourceName} to ${targetName}${outcome.resumed ? ' (an interrupted copy started over)' : ''}.\n${formatChecks(outcome.tables)}`,
+    );
     finished = true;
   } finally {
     await embedded?.close();
@@ -71,7 +73,8 @@ function describePostgres(url: string): string {
   } catch {
     throw new CommandError('the PostgreSQL URL is not a URL; expected postgres://user@host:5432/database.');
   }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new CommandError('the PostgreSQL URL must start with postgres:// or postgresql://.');
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new CommandError('the PostgreSQL URL must start with postgres:// or postgresql://.');
   parsed.password = '';
   return parsed.toString();
 }
@@ -80,7 +83,8 @@ function formatChecks(checks: readonly TableCheck[]): string {
   const header = ['table', 'source rows', 'target rows', 'source checksum', 'target checksum'];
   const rows = checks.map((check) => [check.table, String(check.sourceRows), String(check.targetRows), check.sourceChecksum, check.targetChecksum]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const line = (cells: string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
   return `${[line(header), ...rows.map(line)].join('\n')}\nEvery table matches: same row count and checksum on both sides.\n`;
 }
 

@@ -53,7 +53,9 @@ async function requireEmptyOrAbsent(dataDir: string): Promise<void> {
   if (!(await pathExists(dataDir))) return;
   if (!(await isDirectory(dataDir))) throw new CommandError(`${dataDir} is a file, not a data directory.`);
   if ((await readdir(dataDir)).length > 0) {
-    throw new CommandError(`${dataDir} is not empty; db:restore fills only an empty or absent directory. Move it aside (or pass another --data-dir), then restore.`);
+    throw new CommandError(
+      `${dataDir} is not empty; db:restore fills only an empty or absent directory. Move it aside (or pass another --data-dir), then restore.`,
+    );
   }
 }
 

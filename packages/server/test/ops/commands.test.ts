@@ -56,7 +56,7 @@ function run(name: keyof typeof commandFiles, args: string[], killOn?: RegExp): 
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
-      if (killOn !== undefined && killOn.test(stderr)) child.kill('SIGKILL');
+      if (killOn?.test(stderr)) child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
@@ -103,91 +103,107 @@ describe('the database commands', () => {
     await rm(workDir, { recursive: true, force: true });
   }, databaseHookTimeoutMs);
 
-  it('db:backup takes a snapshot from the running service, which keeps serving', async () => {
-    expect(firstAnswer.status).toBe(201);
-    const file = join(workDir, 'running.tar.gz');
-    const backup = await run('backup', [file, '--data-dir', dataDir]);
-    expect(backup.stderr).toContain(`backup: asking the service running on ${dataDir} for a snapshot`);
-    expect(backup.stdout).toBe(`Backed up ${dataDir} to ${file} (${backup.stdout.match(/\(([\d.]+ MB)/)?.[1]}, snapshot taken by the running service).\n`);
-    expect(backup.code).toBe(0);
-    expect((await readdir(workDir)).filter((name) => name.startsWith('running.tar.gz'))).toEqual(['running.tar.gz']);
-    const users = await fetch(`${service?.url}/api/v1/users`, { headers: { authorization: `Bearer ${bearer}` } });
-    expect(users.status).toBe(200);
-  }, commandTestTimeoutMs);
+  it(
+    'db:backup takes a snapshot from the running service, which keeps serving',
+    async () => {
+      expect(firstAnswer.status).toBe(201);
+      const file = join(workDir, 'running.tar.gz');
+      const backup = await run('backup', [file, '--data-dir', dataDir]);
+      expect(backup.stderr).toContain(`backup: asking the service running on ${dataDir} for a snapshot`);
+      expect(backup.stdout).toBe(`Backed up ${dataDir} to ${file} (${backup.stdout.match(/\(([\d.]+ MB)/)?.[1]}, snapshot taken by the running service).\n`);
+      expect(backup.code).toBe(0);
+      expect((await readdir(workDir)).filter((name) => name.startsWith('running.tar.gz'))).toEqual(['running.tar.gz']);
+      const users = await fetch(`${service?.url}/api/v1/users`, { headers: { authorization: `Bearer ${bearer}` } });
+      expect(users.status).toBe(200);
+    },
+    commandTestTimeoutMs,
+  );
 
-  it('refuses bad input with one line and exit code 1, writing nothing', async () => {
-    // The refusals are checked in-process (a process each would cost seconds); one is run as a command,
-    // for the form of the line and the exit code.
-    const cases: Array<[(argv: string[]) => Promise<void>, string[], RegExp]> = [
-      [backup, [join(workDir, 'running.tar.gz'), '--data-dir', dataDir], /already exists; name a new file/],
-      [backup, ['--bogus'], /^Unknown option '--bogus'; --help shows the usage\.$/],
-      [backup, [join(workDir, 'nowhere', 'file.tar.gz'), '--data-dir', dataDir], /the directory .*nowhere does not exist/],
-      [restore, [join(workDir, 'running.tar.gz'), '--data-dir', dataDir], /is not empty; db:restore fills only an empty or absent directory/],
-      [restore, [join(workDir, 'absent.tar.gz'), '--data-dir', join(workDir, 'new')], /absent\.tar\.gz does not exist/],
-      [copy, ['--to', 'mysql://somewhere/db', '--data-dir', dataDir], /must start with postgres:\/\/ or postgresql:\/\//],
-      [copy, ['--data-dir', dataDir], /give either --to or --from/],
-    ];
-    const before = (await readdir(workDir)).sort();
-    for (const [command, args, message] of cases) {
-      await expect(command(args), args.join(' ')).rejects.toThrow(message);
-    }
-    const outcome = await run('restore', [join(workDir, 'running.tar.gz'), '--data-dir', dataDir]);
-    expect(outcome.code).toBe(1);
-    expect(outcome.stdout).toBe('');
-    expect(outcome.stderr).toBe(
-      `db:restore: ${dataDir} is not empty; db:restore fills only an empty or absent directory. Move it aside (or pass another --data-dir), then restore.\n`,
-    );
-    expect((await readdir(workDir)).sort()).toEqual(before);
-  }, commandTestTimeoutMs);
-
-  it('db:copy killed half-way leaves PostgreSQL marked incomplete, which the service refuses; running it again finishes', async () => {
-    await service?.stop();
-    service = undefined;
-    const killed = await run('copy', ['--to', scratch.url, '--data-dir', dataDir], /copy: \w+: \d+ of \d+ rows/);
-    expect(killed.signal).toBe('SIGKILL');
-    const target = await openDatabase({ url: scratch.url, poolSize: 1 });
-    try {
-      expect(await findIncompleteCopy(target.db)).toMatchObject({ source: `the embedded database in ${dataDir}` });
-      const config = loadConfig({ PORT: '0', DATABASE_URL: scratch.url, SEED_DEMO_DATA: 'off', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent' });
-      await expect(startService(config, pino({ level: 'silent' }))).rejects.toThrow(/holds an unfinished copy .*Run the same pnpm db:copy command again/);
-
-      const rerun = await run('copy', ['--to', scratch.url, '--data-dir', dataDir]);
-      expect(rerun.stderr).toContain('holds an interrupted copy');
-      expect(rerun.stdout).toMatch(/\(an interrupted copy started over\)\.\ntable +source rows +target rows +source checksum +target checksum\n/);
-      expect(rerun.stdout).toMatch(/\ninvoices +81 +81 +([0-9a-f]{16}) +\1\n/);
-      expect(rerun.stdout).toMatch(/\nidempotency_keys +1 +1 +([0-9a-f]{16}) +\1\n/);
-      expect(rerun.code).toBe(0);
-      expect(await findIncompleteCopy(target.db)).toBeUndefined();
-    } finally {
-      await target.close();
-    }
-  }, commandTestTimeoutMs);
-
-  it('db:restore fills an empty directory with every row, sequence and key the service had, and a service on it replays the key', async () => {
-    const file = join(workDir, 'running.tar.gz');
-    const restoredDir = join(workDir, 'restored');
-    const restore = await run('restore', [file, '--data-dir', restoredDir]);
-    expect(restore.stdout).toMatch(/rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoices 81, users 6\.\n$/);
-    expect(restore.code).toBe(0);
-    expect((await readdir(workDir)).filter((name) => name.startsWith('restored'))).toEqual(['restored']);
-
-    // The PostgreSQL copy of the same directory (verified by the test above) is the reference.
-    const reference = await openDatabase({ url: scratch.url, poolSize: 1 });
-    const restored: Database = await openDatabase({ dataDir: restoredDir });
-    try {
-      expect(await contents(restored)).toEqual(await contents(reference));
-      expect(await sequences(restored)).toEqual(await sequences(reference));
-      const onRestored = await startTestService({ database: restored, handlers: createHandlers() });
-      try {
-        const replay = await createInvoice(onRestored.url);
-        expect(replay.headers.get('idempotent-replayed')).toBe('true');
-        expect({ status: replay.status, body: await replay.text() }).toEqual(firstAnswer);
-      } finally {
-        await onRestored.close();
+  it(
+    'refuses bad input with one line and exit code 1, writing nothing',
+    async () => {
+      // The refusals are checked in-process (a process each would cost seconds); one is run as a command,
+      // for the form of the line and the exit code.
+      const cases: Array<[(argv: string[]) => Promise<void>, string[], RegExp]> = [
+        [backup, [join(workDir, 'running.tar.gz'), '--data-dir', dataDir], /already exists; name a new file/],
+        [backup, ['--bogus'], /^Unknown option '--bogus'; --help shows the usage\.$/],
+        [backup, [join(workDir, 'nowhere', 'file.tar.gz'), '--data-dir', dataDir], /the directory .*nowhere does not exist/],
+        [restore, [join(workDir, 'running.tar.gz'), '--data-dir', dataDir], /is not empty; db:restore fills only an empty or absent directory/],
+        [restore, [join(workDir, 'absent.tar.gz'), '--data-dir', join(workDir, 'new')], /absent\.tar\.gz does not exist/],
+        [copy, ['--to', 'mysql://somewhere/db', '--data-dir', dataDir], /must start with postgres:\/\/ or postgresql:\/\//],
+        [copy, ['--data-dir', dataDir], /give either --to or --from/],
+      ];
+      const before = (await readdir(workDir)).sort();
+      for (const [command, args, message] of cases) {
+        await expect(command(args), args.join(' ')).rejects.toThrow(message);
       }
-    } finally {
-      await restored.close();
-      await reference.close();
-    }
-  }, commandTestTimeoutMs);
+      const outcome = await run('restore', [join(workDir, 'running.tar.gz'), '--data-dir', dataDir]);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toBe('');
+      expect(outcome.stderr).toBe(
+        `db:restore: ${dataDir} is not empty; db:restore fills only an empty or absent directory. Move it aside (or pass another --data-dir), then restore.\n`,
+      );
+      expect((await readdir(workDir)).sort()).toEqual(before);
+    },
+    commandTestTimeoutMs,
+  );
+
+  it(
+    'db:copy killed half-way leaves PostgreSQL marked incomplete, which the service refuses; running it again finishes',
+    async () => {
+      await service?.stop();
+      service = undefined;
+      const killed = await run('copy', ['--to', scratch.url, '--data-dir', dataDir], /copy: \w+: \d+ of \d+ rows/);
+      expect(killed.signal).toBe('SIGKILL');
+      const target = await openDatabase({ url: scratch.url, poolSize: 1 });
+      try {
+        expect(await findIncompleteCopy(target.db)).toMatchObject({ source: `the embedded database in ${dataDir}` });
+        const config = loadConfig({ PORT: '0', DATABASE_URL: scratch.url, SEED_DEMO_DATA: 'off', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent' });
+        await expect(startService(config, pino({ level: 'silent' }))).rejects.toThrow(/holds an unfinished copy .*Run the same pnpm db:copy command again/);
+
+        const rerun = await run('copy', ['--to', scratch.url, '--data-dir', dataDir]);
+        expect(rerun.stderr).toContain('holds an interrupted copy');
+        expect(rerun.stdout).toMatch(/\(an interrupted copy started over\)\.\ntable +source rows +target rows +source checksum +target checksum\n/);
+        expect(rerun.stdout).toMatch(/\ninvoices +81 +81 +([0-9a-f]{16}) +\1\n/);
+        expect(rerun.stdout).toMatch(/\nidempotency_keys +1 +1 +([0-9a-f]{16}) +\1\n/);
+        expect(rerun.code).toBe(0);
+        expect(await findIncompleteCopy(target.db)).toBeUndefined();
+      } finally {
+        await target.close();
+      }
+    },
+    commandTestTimeoutMs,
+  );
+
+  it(
+    'db:restore fills an empty directory with every row, sequence and key the service had, and a service on it replays the key',
+    async () => {
+      const file = join(workDir, 'running.tar.gz');
+      const restoredDir = join(workDir, 'restored');
+      const restore = await run('restore', [file, '--data-dir', restoredDir]);
+      expect(restore.stdout).toMatch(/rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoices 81, users 6\.\n$/);
+      expect(restore.code).toBe(0);
+      expect((await readdir(workDir)).filter((name) => name.startsWith('restored'))).toEqual(['restored']);
+
+      // The PostgreSQL copy of the same directory (verified by the test above) is the reference.
+      const reference = await openDatabase({ url: scratch.url, poolSize: 1 });
+      const restored: Database = await openDatabase({ dataDir: restoredDir });
+      try {
+        expect(await contents(restored)).toEqual(await contents(reference));
+        expect(await sequences(restored)).toEqual(await sequences(reference));
+        const onRestored = await startTestService({ database: restored, handlers: createHandlers() });
+        try {
+          const replay = await createInvoice(onRestored.url);
+          expect(replay.headers.get('idempotent-replayed')).toBe('true');
+          expect({ status: replay.status, body: await replay.text() }).toEqual(firstAnswer);
+        } finally {
+          await onRestored.close();
+        }
+      } finally {
+        await restored.close();
+        await reference.close();
+      }
+    },
+    commandTestTimeoutMs,
+  );
 });

@@ -27,4 +27,3 @@ export async function sequences(database: Database): Promise<Record<string, stri
   }
   return values;
 }
-
