@@ -63,6 +63,9 @@ function run(name: keyof typeof commandFiles, args: string[], killOn?: RegExp): 
   });
 }
 
+/** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
+const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
+
 describe('the database commands', () => {
   let workDir: string;
   let dataDir: string;
@@ -95,7 +98,7 @@ describe('the database commands', () => {
     const answer = await createInvoice(service.url);
     firstAnswer = { status: answer.status, body: await answer.text() };
     scratch = await createPostgresDatabase('commands');
-  }, databaseHookTimeoutMs);
+  }, setUpTimeoutMs);
 
   afterAll(async () => {
     await service?.stop();

@@ -16,6 +16,9 @@ import { contents, sequences } from '../support/database-contents.js';
 
 const silent = (): void => undefined;
 
+/** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
+const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
+
 describe('copying the embedded database to PostgreSQL and back', () => {
   let source: TestDatabase;
   let scratch: ScratchPostgres;
@@ -48,7 +51,7 @@ describe('copying the embedded database to PostgreSQL and back', () => {
     scratch = await createPostgresDatabase('copy');
     postgres = await openDatabase({ url: scratch.url, poolSize: 2 });
     copied = await copyDatabase(source, postgres, { sourceName: 'the test PGlite', targetName: 'the scratch database', progress: silent });
-  }, databaseHookTimeoutMs);
+  }, setUpTimeoutMs);
 
   afterAll(async () => {
     await postgres?.close();

@@ -31,6 +31,9 @@ async function readmeBlock(marker: string): Promise<string> {
   return found;
 }
 
+/** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
+const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
+
 describe('the README steps of the move to PostgreSQL', () => {
   let workDir: string;
   let dataDir: string;
@@ -46,7 +49,7 @@ describe('the README steps of the move to PostgreSQL', () => {
     } finally {
       await seeded.close();
     }
-  }, databaseHookTimeoutMs);
+  }, setUpTimeoutMs);
 
   afterAll(async () => {
     const admin = new pg.Client({ connectionString: adminDatabaseUrl });
