@@ -139,7 +139,8 @@ export function loadConfig(env: Environment = process.env): Config {
 
 /**
  * The database settings alone (DATABASE_URL, DATABASE_POOL_SIZE, PGLITE_DATA_DIR), read as the service
- * reads them: a command that opens the service's database (db:check-totals) opens the same one.
+ * reads them: the database commands (db:check-totals, db:backup, db:restore, db:copy) open the same
+ * database, and run where the rest of the configuration (tokens, ports) is absent or belongs elsewhere.
  */
 export function loadDatabaseConfig(env: Environment = process.env): Config['database'] {
   return {

@@ -4,8 +4,11 @@
 // in-process (contract tests) call `startService` themselves.
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
+import { realpath } from 'node:fs/promises';
 import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { defaultPgliteDataDir, openDatabase } from './db/database.js';
+import { findIncompleteCopy, incompleteCopyMessage } from './db/copy-marker.js';
+import { startBackupSocket, type BackupSocket } from './ops/backup-socket.js';
 import { migrate } from './db/migrate.js';
 import { seedIfEmpty } from './db/seed.js';
 import { createLogger, flushLogs } from './runtime/logger.js';
@@ -34,7 +37,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize, dataDir: config.database.pgliteDataDir });
   let redis: ReturnType<typeof createRedisClient> | undefined;
   let metricsServer: RunningMetricsServer | undefined;
+  let backupSocket: BackupSocket | undefined;
   try {
+    // A database that db:copy began to fill and never finished lacks rows: serving it would lose data.
+    const incompleteCopy = await findIncompleteCopy(database.db);
+    if (incompleteCopy !== undefined) throw new Error(incompleteCopyMessage(incompleteCopy));
     await migrate(database);
     if (config.seedDemoData && (await seedIfEmpty(database))) logger.info('empty database seeded with the demo data');
 
@@ -53,6 +60,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     });
     // Before the API listens: a metrics port in use stops the start with nothing serving.
     if (metrics !== undefined && config.metrics !== undefined) metricsServer = await startMetricsServer(metrics.registry, config.metrics);
+    if (database.engine === 'pglite' && config.database.url === undefined) {
+      backupSocket = await startBackupSocket(await realpath(config.database.pgliteDataDir ?? defaultPgliteDataDir), database, logger);
+    }
     const server = await startServer(app, config);
     logger.info(
       {
@@ -70,6 +80,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
     let stopped: Promise<void> | undefined;
     const runningMetrics = metricsServer;
+    const runningBackupSocket = backupSocket;
     return {
       url: server.url,
       metricsUrl: runningMetrics?.url,
@@ -77,6 +88,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         stopped ??= (async () => {
           await server.close(config.timeouts.shutdownMs);
           await runningMetrics?.close();
+          await runningBackupSocket?.close();
           await database.close();
           if (redis !== undefined) await closeRedis(redis);
         })();
@@ -85,6 +97,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     };
   } catch (error) {
     await metricsServer?.close();
+    await backupSocket?.close();
     await database.close();
     if (redis !== undefined) await closeRedis(redis);
     throw error;
