@@ -98,6 +98,12 @@ describe('lint', () => {
       (s: string) => s.replace('x-rate-limit: standard', 'x-rate-limit: fast'),
       'rule/operation-rate-limit',
     ],
+    [
+      'a 201 without links',
+      'paths/api_v1_invoices.yaml',
+      (s: string) => s.replace(/ {6}links:\n( {8}\w+:\n {10}\$ref: [^\n]+\n)+/, ''),
+      'rule/created-resource-links',
+    ],
     ['a 201 without Location', 'paths/2.0_delivery.yaml', (s: string) => s.replace(/ {8}Location:\n {10}\$ref: [^\n]+\n/, ''), 'response-contains-header'],
     [
       'a deprecated operation without x-sunset',
