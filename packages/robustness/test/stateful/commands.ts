@@ -1006,7 +1006,7 @@ export function commandArbitraries(): Array<fc.Arbitrary<StatefulCommand>> {
     criteria: fc.array(criterionArbitrary, { maxLength: 2 }),
     orderBy: fc.constantFrom<SortField>('id', 'invoice_number', 'client_id', 'amount', 'status', 'due_date', 'created_at', 'updated_at'),
     direction: fc.constantFrom('asc' as const, 'desc' as const),
-    limit: fc.integer({ min: 1, max: 4 }),
+    limit: fc.integer({ min: 1, max: 3 }),
     offset: fc.constantFrom(0, 0, 0, 1, 3),
   });
   const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });

@@ -20,7 +20,7 @@ describe.each<Engine>(['pglite', 'postgres'])('the stateful run on %s', (engine)
   });
 
   // A long run (STATEFUL_RUNS) gets the time it needs; the CI run stays far below this bound.
-  it(`agrees with the model over ${options.numRuns} sequences`, { timeout: Math.max(120_000, options.numRuns * 2_000) }, async () => {
+  it(`agrees with the model over ${options.numRuns} sequences`, { timeout: Math.max(120_000, options.numRuns * 6_000) }, async () => {
     resetStats();
     const outcome = await runStateful(service, options);
     const figures = [
