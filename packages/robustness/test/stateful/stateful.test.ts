@@ -8,7 +8,7 @@ import { optionsFromEnvironment, runStateful } from './run.js';
 import { startStatefulService, type Engine, type StatefulService } from './service.js';
 import { resetStats, stats } from './stats.js';
 
-const options = optionsFromEnvironment({ numRuns: 25, maxCommands: 25 });
+const options = optionsFromEnvironment({ numRuns: 25, maxCommands: 40 });
 
 describe.each<Engine>(['pglite', 'postgres'])('the stateful run on %s', (engine) => {
   let service: StatefulService;
