@@ -6,17 +6,15 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTotals, usage } from '../../src/db/check-totals-cli.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
+import { compiledCommands } from '../support/compiled-service.js';
 import { createPostgresDatabase, databaseHookTimeoutMs, engines, pgliteTemplate, type Engine, type ScratchPostgres } from '../support/databases.js';
 import { createAccount } from '../support/fixtures.js';
-
-const cli = fileURLToPath(new URL('../../src/db/check-totals-cli.ts', import.meta.url));
 
 async function runInProcess(argv: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -113,7 +111,10 @@ describe.each(engines)('pnpm db:check-totals on %s', (engine: Engine) => {
       'as the process the root script runs: prints the difference and exits 1',
       async () => {
         await withDatabase((database) => sql`update invoice_counts set invoices = 0 where account_id = ${accountId} and currency = 'CHF'`.execute(database.db));
-        const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli], { env: { ...process.env, ...env }, timeout: 60_000 }).then(
+        const failed = await promisify(execFile)(process.execPath, ['--enable-source-maps', compiledCommands['check-totals']], {
+          env: { ...process.env, ...env },
+          timeout: 60_000,
+        }).then(
           () => undefined,
           (error: { code?: number; stdout?: string; stderr?: string }) => error,
         );

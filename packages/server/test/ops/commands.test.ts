@@ -23,13 +23,13 @@ import { copy } from '../../src/ops/copy.js';
 import { restore } from '../../src/ops/restore.js';
 import { createPostgresDatabase, databaseHookTimeoutMs, pgliteTemplate, type ScratchPostgres } from '../support/databases.js';
 import { startTestService, testKeyFile, token } from '../http/support/service.js';
+import { compiledCommands } from '../support/compiled-service.js';
 import { contents, sequences } from '../support/database-contents.js';
 
-/** Each command is a new Node process that compiles with tsx and opens PGlite: seconds each, more on a loaded machine. */
+/** Each command is a new Node process that opens PGlite: a few seconds each, far more on a loaded machine. */
 const commandTestTimeoutMs = 240_000;
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const commandFiles = { backup: 'backup.ts', restore: 'restore.ts', copy: 'copy.ts' } as const;
 
 interface CommandRun {
   code: number | null;
@@ -39,12 +39,12 @@ interface CommandRun {
 }
 
 /**
- * Runs `pnpm db:<name>` the way the root package.json does (node --import tsx <file>). `killOn`: the
+ * Runs `pnpm db:<name>` the way the root package.json does (node on the compiled command). `killOn`: the
  * process is sent SIGKILL as soon as a line of its stderr matches.
  */
-function run(name: keyof typeof commandFiles, args: string[], killOn?: RegExp): Promise<CommandRun> {
+function run(name: 'backup' | 'restore' | 'copy', args: string[], killOn?: RegExp): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('packages/server/src/ops', commandFiles[name]), ...args], {
+    const child = spawn(process.execPath, ['--enable-source-maps', compiledCommands[name], ...args], {
       cwd: repoRoot,
       env: { ...process.env, PGLITE_DATA_DIR: '', DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,7 +184,7 @@ describe('the database commands', () => {
       const file = join(workDir, 'running.tar.gz');
       const restoredDir = join(workDir, 'restored');
       const restore = await run('restore', [file, '--data-dir', restoredDir]);
-      expect(restore.stdout).toMatch(/rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoices 81, users 6\.\n$/);
+      expect(restore.stdout).toMatch(/rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoice_counts \d+, invoices 81, users 6\.\n$/);
       expect(restore.code).toBe(0);
       expect((await readdir(workDir)).filter((name) => name.startsWith('restored'))).toEqual(['restored']);
 

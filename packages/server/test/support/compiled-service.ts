@@ -7,3 +7,11 @@ export const compiledMain = fileURLToPath(new URL('../../dist/main.js', import.m
 
 /** Node's arguments to start it, source maps on so that a stack names the .ts lines. */
 export const compiledMainArguments: readonly string[] = ['--enable-source-maps', compiledMain];
+
+/** The compiled database commands, by the name `pnpm db:<name>` gives them. */
+export const compiledCommands = {
+  'check-totals': fileURLToPath(new URL('../../dist/db-check-totals.js', import.meta.url)),
+  backup: fileURLToPath(new URL('../../dist/db-backup.js', import.meta.url)),
+  restore: fileURLToPath(new URL('../../dist/db-restore.js', import.meta.url)),
+  copy: fileURLToPath(new URL('../../dist/db-copy.js', import.meta.url)),
+} as const;
