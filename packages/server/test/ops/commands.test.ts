@@ -184,7 +184,9 @@ describe('the database commands', () => {
       const file = join(workDir, 'running.tar.gz');
       const restoredDir = join(workDir, 'restored');
       const restore = await run('restore', [file, '--data-dir', restoredDir]);
-      expect(restore.stdout).toMatch(/rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoice_counts \d+, invoices 81, users 6\.\n$/);
+      expect(restore.stdout).toMatch(
+        /rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoice_counts \d+, invoices 81, users 6\.\n$/,
+      );
       expect(restore.code).toBe(0);
       expect((await readdir(workDir)).filter((name) => name.startsWith('restored'))).toEqual(['restored']);
 
