@@ -20,6 +20,7 @@ import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.j
 import { startServer } from './runtime/server.js';
 import { describeStartupFailure } from './runtime/startup-failure.js';
 import { createHandlers } from './operations/index.js';
+import { flushTraces } from './telemetry/spans.js';
 
 /** How long the start waits for Redis before serving with fail-open rate limits. */
 const redisStartupWaitMs = 3_000;
@@ -79,6 +80,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       stop() {
         stopped ??= (async () => {
           await server.close(config.timeouts.shutdownMs);
+          // The last requests' spans, before the process exits with them still in the batch.
+          await flushTraces();
           await runningMetrics?.close();
           await database.close();
           if (redis !== undefined) await closeRedis(redis);
