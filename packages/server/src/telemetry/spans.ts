@@ -34,6 +34,7 @@ function failed(span: Span, error: unknown): void {
  * text with its `$1` placeholders, never the values bound to them.
  */
 export function inStatementSpan<T>(statement: string, work: () => Promise<T>): Promise<T> {
+  if (trace.getSpan(context.active()) === undefined) return work();
   const operation = operationName(statement);
   return inSpan(
     `pglite.query:${operation}`,
