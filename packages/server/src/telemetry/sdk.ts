@@ -16,26 +16,20 @@ import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { NodeSDK, type tracing } from '@opentelemetry/sdk-node';
+import { NodeSDK } from '@opentelemetry/sdk-node';
 import { describeServerSpan } from './server-span.js';
-
-export interface TracingOptions {
-  /** Where spans go instead of the exporter the variables name (tests: an in-memory exporter). */
-  spanProcessors?: tracing.SpanProcessor[];
-}
 
 export interface RunningTracing {
   /** Exports what is buffered and stops; later spans are dropped. */
   shutdown(): Promise<void>;
 }
 
-export async function startTracing(options: TracingOptions = {}): Promise<RunningTracing> {
+export async function startTracing(): Promise<RunningTracing> {
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, registerOptions);
 
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME === undefined ? { serviceName: 'invoice-api' } : {}),
-    ...(options.spanProcessors === undefined ? {} : { spanProcessors: options.spanProcessors }),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
