@@ -68,14 +68,26 @@ export function activeTraceIds(): { trace_id?: string; span_id?: string } {
   return { trace_id: traceId, span_id: spanId };
 }
 
+/** The longest a shutdown waits for the last spans to reach the collector. */
+const flushTimeoutMs = 2_000;
+
 /**
  * Exports the spans still buffered, if an SDK is running: called before the process exits, where the
- * batch processor's own timer would never fire again.
+ * batch processor's own timer would never fire again. Never fails and never waits long: a collector
+ * that is down or slow costs the shutdown its last spans, not its exit.
  */
 export async function flushTraces(): Promise<void> {
   const provider = trace.getTracerProvider();
   const delegate: unknown = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
-  if (typeof delegate === 'object' && delegate !== null && 'forceFlush' in delegate && typeof delegate.forceFlush === 'function') {
-    await (delegate.forceFlush as () => Promise<void>).call(delegate);
+  if (typeof delegate !== 'object' || delegate === null || !('forceFlush' in delegate) || typeof delegate.forceFlush !== 'function') return;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, flushTimeoutMs);
+  });
+  const flushed = (delegate.forceFlush as () => Promise<void>).call(delegate).catch(() => undefined);
+  try {
+    await Promise.race([flushed, gaveUp]);
+  } finally {
+    clearTimeout(timer);
   }
 }

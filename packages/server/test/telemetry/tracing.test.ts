@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createPostgresDatabase, databaseHookTimeoutMs, engines, pgliteTemplate, type Engine, type ScratchPostgres } from '../support/databases.js';
+import { createPostgresDatabase, engines, pgliteTemplate, type Engine, type ScratchPostgres } from '../support/databases.js';
 import { createAccount, type TestAccount } from '../support/fixtures.js';
 import { testKeyFile, token } from '../http/support/service.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
@@ -23,8 +23,8 @@ const preload = fileURLToPath(new URL('../../src/telemetry/preload.ts', import.m
 
 const serverKind = 2;
 /**
- * The service's start as a process: tsx compiles it and the validators warm up (seconds on a quiet
- * machine, a minute when the machine is saturated).
+ * The service's start (and stop) as a process: tsx compiles it and the validators warm up (seconds on
+ * a quiet machine, a minute or more when the machine is saturated).
  */
 const startTimeoutMs = 180_000;
 
@@ -153,7 +153,7 @@ describe.each(engines)('tracing on %s', (engine: Engine) => {
     await service?.stop();
     await receiver?.close();
     await prepared?.dispose();
-  }, databaseHookTimeoutMs);
+  }, startTimeoutMs);
 
   const invoiceBody = (description: string) => ({
     client_id: prepared.account.clientIds[0],
