@@ -5,6 +5,7 @@
 //   packages/server/dist/mock-cli.js   the stateful mock (src/mock/cli.ts)
 //   packages/server/dist/token-cli.js  the development token command (src/dev/token-cli.ts)
 //   packages/server/dist/db-*.js       the database commands (src/db/check-totals-cli.ts, src/ops/*.ts)
+//   packages/server/dist/telemetry-preload.js  tracing's `--import` preload (src/telemetry/preload.ts)
 //   packages/server/dist/chunk-*.js    code they share or load later
 // each with a source map, so that stack traces (node --enable-source-maps) name the .ts lines.
 //
@@ -32,6 +33,7 @@ const entryPoints = {
   'db-backup': join(root, 'packages/server/src/ops/backup.ts'),
   'db-restore': join(root, 'packages/server/src/ops/restore.ts'),
   'db-copy': join(root, 'packages/server/src/ops/copy.ts'),
+  'telemetry-preload': join(root, 'packages/server/src/telemetry/preload.ts'),
 };
 /** Besides the sources a bundle reads: what decides how they are compiled. */
 const toolInputs = [fileURLToPath(import.meta.url), join(root, 'pnpm-lock.yaml'), join(root, 'tsconfig.base.json')];

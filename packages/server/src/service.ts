@@ -20,6 +20,7 @@ import { startMetricsServer, type RunningMetricsServer } from './runtime/metrics
 import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.js';
 import { startServer } from './runtime/server.js';
 import { createHandlers } from './operations/index.js';
+import { flushTraces } from './telemetry/spans.js';
 
 /** How long the start waits for Redis before serving with fail-open rate limits. */
 const redisStartupWaitMs = 3_000;
@@ -87,6 +88,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       stop() {
         stopped ??= (async () => {
           await server.close(config.timeouts.shutdownMs);
+          // The last requests' spans, before the process exits with them still in the batch.
+          await flushTraces();
           await runningMetrics?.close();
           await runningBackupSocket?.close();
           await database.close();

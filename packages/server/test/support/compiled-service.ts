@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 export const compiledMain = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
+/** Tracing's preload (src/telemetry/preload.ts), compiled: `--import` it ahead of the service. */
+export const compiledTelemetryPreload = fileURLToPath(new URL('../../dist/telemetry-preload.js', import.meta.url));
+
 /** Node's arguments to start it, source maps on so that a stack names the .ts lines. */
 export const compiledMainArguments: readonly string[] = ['--enable-source-maps', compiledMain];
 
