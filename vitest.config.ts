@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestTestFiles } from './scripts/lib/slowest-test-files.mjs';
 
 // One vitest run over every package; each package may add its own vitest.config.ts.
 export default defineConfig({
@@ -9,5 +10,8 @@ export default defineConfig({
     // time keep both cores busy; each test run has its own database, so files cannot see each other.
     // Projects that set `fileParallelism: false` (robustness, example-app) still run their files one by one.
     maxWorkers: 2,
+    reporters: ['default', new SlowestTestFiles()],
+    // Once per run, whichever projects run: process tests start the compiled service.
+    globalSetup: ['packages/server/test/support/build-service.ts'],
   },
 });

@@ -8,6 +8,7 @@
 //   packages/client/generated/operations.ts  the client's operation functions (scripts/lib/generate-client.mjs)
 //   packages/client/generated/paging.ts      which operations page, and how (scripts/lib/generate-paging.mjs)
 //   packages/client/generated/response-validators.ts  the client's response validators (scripts/lib/generate-response-validators.mjs)
+//   packages/client/generated/query.ts       TanStack Query options, keys and mutations (scripts/lib/generate-query.mjs)
 //   packages/server/generated/response-validators.ts  the service's check of its own answers (the same generator)
 //   packages/client/generated/msw-request-validators.ts, msw-answers.ts  the MSW handlers' request checks and answers (scripts/lib/generate-msw.mjs)
 // Skips the work when no input changed since the last run (`--force` regenerates anyway), so every
@@ -17,16 +18,38 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { stringify as toYaml } from 'yaml';
-import { operationTable, operationTableSource } from './lib/operation-table.mjs';
-import { searchRulesModule } from './lib/search-rules.mjs';
-import { validatorSpec } from './lib/validator-spec.mjs';
-import { clientOperationsModule } from './lib/generate-client.mjs';
-import { clientPagingModule } from './lib/generate-paging.mjs';
-import { clientValidators, responseValidatorsModule, serviceValidators } from './lib/generate-response-validators.mjs';
-import { writePublishedSpec } from './lib/published-spec.mjs';
-import { mswAnswersModule, mswRequestValidatorsModule } from './lib/generate-msw.mjs';
+
+// The generators and their libraries are imported only when there is work to do: loading them takes
+// seconds on a busy machine, and the usual run (before `pnpm start`) finds everything up to date.
+async function loadGenerators() {
+  const [openapiTypescript, yaml, table, rules, validator, client, paging, query, validators, published, msw] = await Promise.all([
+    import('openapi-typescript'),
+    import('yaml'),
+    import('./lib/operation-table.mjs'),
+    import('./lib/search-rules.mjs'),
+    import('./lib/validator-spec.mjs'),
+    import('./lib/generate-client.mjs'),
+    import('./lib/generate-paging.mjs'),
+    import('./lib/generate-query.mjs'),
+    import('./lib/generate-response-validators.mjs'),
+    import('./lib/published-spec.mjs'),
+    import('./lib/generate-msw.mjs'),
+  ]);
+  return {
+    openapiTS: openapiTypescript.default,
+    astToString: openapiTypescript.astToString,
+    toYaml: yaml.stringify,
+    ...table,
+    ...rules,
+    ...validator,
+    ...client,
+    ...paging,
+    ...query,
+    ...validators,
+    ...published,
+    ...msw,
+  };
+}
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--out DIR` writes somewhere else (the benchmark times a full run without rewriting the files that
@@ -37,6 +60,7 @@ const stampFile = join(outDir, '.inputs-hash');
 // The client's generated half lives in its own package; with `--out`, next to the other outputs.
 const clientOut = outFlag > 0 ? join(outDir, 'client-operations.ts') : join(root, 'packages/client/generated/operations.ts');
 const pagingOut = join(dirname(clientOut), outFlag > 0 ? 'client-paging.ts' : 'paging.ts');
+const queryOut = join(dirname(clientOut), outFlag > 0 ? 'client-query.ts' : 'query.ts');
 const validatorsOut = outFlag > 0 ? join(outDir, 'client-response-validators.ts') : join(root, 'packages/client/generated/response-validators.ts');
 const serviceValidatorsOut = outFlag > 0 ? join(outDir, 'service-response-validators.ts') : join(root, 'packages/server/generated/response-validators.ts');
 const mswValidatorsOut = join(dirname(validatorsOut), outFlag > 0 ? 'client-msw-request-validators.ts' : 'msw-request-validators.ts');
@@ -66,7 +90,7 @@ function inputsHash() {
   return hash.digest('hex');
 }
 
-function bundleSpec() {
+function bundleSpec({ toYaml, writePublishedSpec }) {
   const bundled = join(outDir, 'openapi.json');
   // Redocly prints a Node 20 banner on every run: keep its output for when it fails.
   const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', 'openapi/openapi.yaml', '--output', bundled, '--ext', 'json'], {
@@ -98,7 +122,7 @@ function withoutBanner(output) {
     .replace(/^\n+/, '');
 }
 
-function operationsModule(table) {
+function operationsModule(table, operationTableSource) {
   return `${header}${operationTableSource(table)}
 `;
 }
@@ -107,7 +131,7 @@ async function main() {
   const force = process.argv.includes('--force');
   if (process.argv.includes('--bundle-only')) {
     mkdirSync(outDir, { recursive: true });
-    bundleSpec();
+    bundleSpec(await loadGenerators());
     console.log(`bundle: wrote ${relative(root, join(outDir, 'openapi.json'))} and openapi.yaml`);
     return;
   }
@@ -125,6 +149,7 @@ async function main() {
     ].map((name) => join(outDir, name)),
     clientOut,
     pagingOut,
+    queryOut,
     validatorsOut,
     serviceValidatorsOut,
     mswValidatorsOut,
@@ -135,18 +160,23 @@ async function main() {
     return;
   }
   const started = Date.now();
+  const generators = await loadGenerators();
+  const { openapiTS, astToString, operationTable, searchRulesModule, validatorSpec, clientOperationsModule, clientPagingModule, pagingTable } = generators;
+  const { queryOptionsModule, mswAnswersModule, mswRequestValidatorsModule } = generators;
+  const { responseValidatorsModule, clientValidators, serviceValidators } = generators;
   mkdirSync(outDir, { recursive: true });
-  const spec = bundleSpec();
+  const spec = bundleSpec(generators);
   // Properties with a default stay optional for callers (see the toolchain notes).
   const ast = await openapiTS(spec, { defaultNonNullable: false, alphabetize: false });
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   const table = operationTable(spec);
-  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table));
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(table, generators.operationTableSource));
   writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
   writeFileSync(join(outDir, 'openapi.validator.json'), JSON.stringify(validatorSpec(spec)));
   mkdirSync(dirname(clientOut), { recursive: true });
   writeFileSync(clientOut, header + clientOperationsModule(table));
   writeFileSync(pagingOut, clientPagingModule(spec, header));
+  writeFileSync(queryOut, queryOptionsModule(spec, table, pagingTable(spec), header));
   writeFileSync(validatorsOut, header + responseValidatorsModule(spec, clientValidators));
   mkdirSync(dirname(serviceValidatorsOut), { recursive: true });
   writeFileSync(serviceValidatorsOut, header + responseValidatorsModule(spec, serviceValidators));

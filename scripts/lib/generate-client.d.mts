@@ -15,3 +15,5 @@ export interface ClientTableEntry {
 }
 export declare function argumentName(parameterName: string): string;
 export declare function clientOperationsModule(table: Record<string, ClientTableEntry>): string;
+/** The call options parameter of an operation's function (`opts?: CallOptions & IfMatchOption`) and its header plan. */
+export declare function callOptionsOf(entry: ClientTableEntry): { parameter: string; plan: string | undefined };

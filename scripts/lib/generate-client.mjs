@@ -27,8 +27,8 @@ const headerOptions = {
   'if-match': { option: 'ifMatch', type: 'IfMatchOption' },
 };
 
-/** The call options type of an operation, and the header plan handed to the transport. */
-function callOptionsOf(entry) {
+/** The call options type of an operation, and the header plan handed to the transport (also read by generate-query.mjs). */
+export function callOptionsOf(entry) {
   const types = ['CallOptions'];
   const plan = [];
   let required = false;

@@ -12,12 +12,15 @@
 //   3. Deprecations say their dates in words: Redoc shows `deprecated` but no `x-` keyword, and the
 //      schema step above removes them; so every deprecated operation, parameter and property gets
 //      "Deprecated since <x-deprecated-since>. Sunset: <x-sunset> ..." appended to its description.
+//   4. Links say where they lead in words: Redoc does not render `links`, so each response that has
+//      some gets a list of them appended to its description (links-in-words.mjs).
 // The service's validator and the contract suite keep using the strict bundle, which still fails on
 // any undocumented response field.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { deprecationNotice } from './deprecation.mjs';
+import { describeLinks } from './links-in-words.mjs';
 
 const customFormat = /^decimal(\d+)$/;
 const schemaPrefix = '#/components/schemas/';
@@ -130,6 +133,7 @@ export function publishedSpec(strict) {
   const spec = structuredClone(strict);
   announceDeprecations(spec.paths, '#/paths');
   announceDeprecations(spec.components, '#/components');
+  describeLinks(spec);
   const schemas = spec.components?.schemas ?? {};
   const usage = schemaUsage(spec);
   for (const name of usage.response) {

@@ -41,7 +41,9 @@ function listeningUrl(line: string): string | undefined {
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', tsxLoader, options.entry], {
+  // A TypeScript entry (another checkout's sources) through tsx; a compiled one with its source maps.
+  const loader = options.entry.endsWith('.ts') ? ['--import', tsxLoader] : ['--enable-source-maps'];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.entry], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

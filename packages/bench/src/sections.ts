@@ -4,6 +4,8 @@
 import type { RunningServer } from './child-process.js';
 import { expressFloorSection } from './express-floor.js';
 import type { Profile } from './profiles.js';
+import { startupSection } from './startup-time.js';
+import { tracingCostSection } from './tracing-cost.js';
 
 export interface SectionContext {
   profile: Profile;
@@ -33,4 +35,4 @@ export interface ReportSection {
 
 export type SectionBench = (context: SectionContext) => Promise<ReportSection>;
 
-export const extraSections: SectionBench[] = [expressFloorSection];
+export const extraSections: SectionBench[] = [expressFloorSection, startupSection, tracingCostSection];

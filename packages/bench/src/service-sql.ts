@@ -43,7 +43,8 @@ export function serviceSearchStatements(accountId: number, body: InvoiceSearchRe
     .catch(() => undefined)
     .then(() => {
       const page = recorded.find((statement) => /\blimit\b/i.test(statement.text));
-      const count = recorded.find((statement) => /count\(\*\)/i.test(statement.text));
+      // The total's statement: a count, or a sum of the kept invoice counts (search/total-plan.ts).
+      const count = recorded.find((statement) => statement !== page && /\bas "total"/.test(statement.text));
       if (page === undefined || count === undefined) throw new Error(`Could not capture the service's search SQL (got ${recorded.length} statements)`);
       return { page, count, limit: search.limit, offset: search.offset };
     });

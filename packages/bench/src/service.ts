@@ -1,10 +1,10 @@
-// The service under test, started the way an operator starts it (packages/server/src/main.ts in its
-// own process, configured by environment), with the rate limits raised so the benchmark measures
+// The service under test, started the way an operator starts it (packages/server/src/main.ts compiled
+// by `pnpm build`, in its own process, configured by environment), with the rate limits raised so the benchmark measures
 // capacity instead of the limiter.
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
 
-export const serviceEntry = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+export const serviceEntry = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 
 /** Far above anything a run can send: the limiter is still in the path, it just never refuses. */
 export const raisedRateLimits = {

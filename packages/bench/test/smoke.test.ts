@@ -84,6 +84,22 @@ describe('pnpm bench -- --smoke', () => {
         new RegExp(`^Reading: express 5 alone, with the same handler and no middleware, spends [\\d.]+x bare Node's CPU per request of '${scenario}'`, 'm'),
       );
     }
+    // Tracing's cost: the service without the preload, with it and tracing off, and tracing on exporting
+    // to a loopback receiver, median (range) per side, then the two comparisons.
+    const tracingStart = stdout.indexOf('## What tracing costs: off, and on with every request exported');
+    expect(tracingStart, 'the tracing cost section').toBeGreaterThan(-1);
+    const tracing = stdout.slice(tracingStart, stdout.indexOf('\n## ', tracingStart + 1));
+    for (const name of ['without the preload', 'tracing off (preload, no OTEL variables)', 'tracing on (OTLP to a loopback receiver)']) {
+      const cells = row(tracing, name);
+      expect(cells, `tracing cost: ${name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 5)) expect(cell, `tracing cost: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
+      expect(cells![6], `tracing cost: ${name}`).toBe('0');
+    }
+    for (const name of ['tracing off / without the preload', 'tracing on / tracing off']) {
+      const cells = row(tracing, name);
+      expect(cells, `tracing cost: ${name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 3)) expect(cell, name).toMatch(/^(no measurable difference \(ranges overlap\)|[\d.]+x \(range [\d.]+x to [\d.]+x\))$/);
+    }
     expect(stdout).toMatch(/RAISED RATE LIMITS/);
     expect(stdout).toMatch(/\| pnpm generate \(--force\) < 5 s +\| [\d.]+ s/);
     expect(stdout).toMatch(/\| service peak RSS \(VmHWM\) +\| [\d,.]+ MiB/);

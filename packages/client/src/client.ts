@@ -13,6 +13,7 @@ import { defaultTimeoutMs } from './timeout.js';
 import { authMiddleware, createInvoke, type TokenSource } from './transport.js';
 import { deprecationNotifier, type OnDeprecation } from './deprecation.js';
 import { TokenRefresher, type OnUnauthorized } from './unauthorized.js';
+import type { TraceContextSource } from './trace-context.js';
 
 export type { CallOptions, IdempotencyKeyOption, IfMatchOption } from './transport.js';
 
@@ -48,6 +49,12 @@ export type ApiClientOptions = TokenSource & {
    * and the call returns as usual. Default false (nothing is loaded).
    */
   validateResponses?: boolean | ((error: ResponseValidationError) => void);
+  /**
+   * Headers that make each call part of the caller's trace (W3C `traceparent`), asked for once per
+   * call; `openTelemetryTraceContext(api)` reads them from `@opentelemetry/api`'s active span. Default:
+   * none sent.
+   */
+  traceContext?: TraceContextSource;
 };
 
 export function createApiClient(options: ApiClientOptions) {
@@ -60,7 +67,7 @@ export function createApiClient(options: ApiClientOptions) {
   const validate = options.validateResponses;
   const call = createInvoke(
     retryPolicy(options.retry),
-    { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid },
+    { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid, traceContext: options.traceContext },
     {
       timeoutMs: options.timeout === undefined ? defaultTimeoutMs : options.timeout || undefined,
       refresher,

@@ -14,5 +14,7 @@ export type { ResponseIssue } from './response-validation.js';
 export { isSafeOperation, parseRetryAfter, retryDelay, retryPolicy } from './retry.js';
 export type { RetryOptions, RetryPolicy } from './retry.js';
 export { RequestTimeoutError, defaultTimeoutMs } from './timeout.js';
+export { openTelemetryTraceContext } from './trace-context.js';
+export type { OpenTelemetryApi, TraceContextSource } from './trace-context.js';
 export type { OnUnauthorized, UnauthorizedCall } from './unauthorized.js';
 export type { ErrorData, ErrorStatus, PathParameter, QueryParams, RequestBody, SuccessData, SuccessEtag, SuccessStatus } from './types.js';

@@ -40,7 +40,8 @@ export interface PagingOptions {
   call?: Omit<CallOptions, 'signal'>;
 }
 
-interface PagingEntry {
+/** One row of the generated paging table. */
+export interface PagingEntry {
   request: 'body' | 'query';
   items: string;
   limit: { name: string; default: number };
@@ -50,14 +51,15 @@ interface PagingEntry {
   total: readonly string[] | null;
 }
 
-function at(value: unknown, path: readonly string[]): unknown {
+/** The value at a path of property names, or undefined. */
+export function at(value: unknown, path: readonly string[]): unknown {
   let node = value;
   for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
   return node;
 }
 
-/** The request after a page, or undefined when that page was the last. */
-function nextRequest(
+/** The request after a page, or undefined when that page was the last (also the infinite queries' next page). */
+export function nextRequest(
   entry: PagingEntry,
   first: Record<string, unknown>,
   page: unknown,

@@ -14,6 +14,7 @@ import { ResponseValidationError, type ResponseCheck } from './response-validati
 import { isSafeOperation, retryableStatuses, retryDelay, type RetryPolicy } from './retry.js';
 import { RequestTimeoutError, attemptSignal, settleByAbort, sleepUnlessAborted } from './timeout.js';
 import type { ErrorData, SuccessData, SuccessEtag } from './types.js';
+import type { TraceContextSource } from './trace-context.js';
 import type { TokenRefresher } from './unauthorized.js';
 
 export interface TokenSource {
@@ -67,6 +68,8 @@ export interface HeaderPlan {
 export interface CallIdSources {
   requestId: () => string;
   idempotencyKey: () => string;
+  /** The caller's trace context headers (trace-context.ts); absent: none sent. */
+  traceContext?: TraceContextSource | undefined;
 }
 
 /** What openapi-fetch answers, narrowed to the operation's documented bodies. */
@@ -144,7 +147,7 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources, runtim
     // One key per logical call, made before the first attempt and sent unchanged on every retry: the
     // service then runs the write at most once, however many attempts reach it.
     const idempotencyKey = plan.idempotencyKey === undefined ? undefined : (callOptions?.idempotencyKey ?? sources.idempotencyKey());
-    const headers: Record<string, string> = { ...callOptions?.headers, 'X-Request-Id': requestId };
+    const headers: Record<string, string> = { ...sources.traceContext?.(), ...callOptions?.headers, 'X-Request-Id': requestId };
     if (plan.idempotencyKey !== undefined && idempotencyKey !== undefined) headers[plan.idempotencyKey] = idempotencyKey;
     if (plan.ifMatch !== undefined && callOptions?.ifMatch !== undefined) headers[plan.ifMatch] = callOptions.ifMatch;
     // Repeating is safe for what changes nothing, and for a write that carries its idempotency key.

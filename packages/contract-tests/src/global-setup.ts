@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { bundledSpec, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
-import { freePort, startService, type RunningService } from './service.js';
+import { compiledStatefulMockEntry, freePort, startService, type RunningService } from './service.js';
 import { selectedTargetNames, type Target } from './targets.js';
 
 /** What `pnpm mock:stateful` runs. */
-export const statefulMockEntry = 'packages/server/src/mock/cli.ts';
+export const statefulMockEntry = compiledStatefulMockEntry;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const names = selectedTargetNames();

@@ -1,8 +1,10 @@
-// Starts the real service (or the stateful mock, `entry`) as a child process with an in-memory PGlite database, on a free port, and
+// Starts the real service (or the stateful mock, `entry`) as a child process with an in-memory PGlite
+// database, on a free port: compiled (`pnpm build`, brought up to date first) unless `entry` names a
+// TypeScript file (a scratch checkout's sources, run through tsx), and
 // resolves once it answers GET /healthz (polled) or logs `{"msg":"listening","url":...}`, whichever
 // comes first: the listening line is an info log and does not show at LOG_LEVEL=warn. Fails with the
 // service's last output when it exits or does not come up in time.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from '../../../scripts/lib/prism.mjs';
@@ -20,10 +22,27 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** The repository whose service to run. Default: this one (another is a scratch copy). */
   root?: string;
-  /** The program to run, relative to `root`: the service (default) or the stateful mock's command. */
+  /** The program to run, relative to `root`: the compiled service (default), the stateful mock's command, or a `.ts` source. */
   entry?: string;
   /** Its arguments (the stateful mock's `--port`, `--seed`...). */
   args?: string[];
+}
+
+/** The compiled service, and the stateful mock's command (what `pnpm mock:stateful` runs). */
+export const compiledServiceEntry = 'packages/server/dist/main.js';
+export const compiledStatefulMockEntry = 'packages/server/dist/mock-cli.js';
+
+const builtRoots = new Set<string>();
+
+/**
+ * Brings the generated code and the build of `root` up to date, once per process: the global setups
+ * of the test projects run before the run's own (which builds too), and they start services already.
+ */
+function ensureBuilt(root: string): void {
+  if (builtRoots.has(root)) return;
+  for (const script of ['scripts/generate.mjs', 'scripts/build.mjs'])
+    execFileSync(process.execPath, [script], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  builtRoots.add(root);
 }
 
 function listeningUrl(line: string): string | undefined {
@@ -67,11 +86,13 @@ export async function startService({
   timeoutMs = 240_000,
   env = {},
   root = repoRoot,
-  entry = 'packages/server/src/main.ts',
+  entry = compiledServiceEntry,
   args = [],
 }: ServiceOptions): Promise<RunningService> {
   const port = askedPort ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry), ...args], {
+  const typescript = entry.endsWith('.ts');
+  if (!typescript) ensureBuilt(root);
+  const child = spawn(process.execPath, [...(typescript ? ['--import', 'tsx'] : ['--enable-source-maps']), join(root, entry), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

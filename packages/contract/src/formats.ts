@@ -66,7 +66,7 @@ const isDayOfMonth = (year: number, month: number, day: number) =>
 // The date and date-time checks scan character codes instead of matching a regular expression with
 // capture groups: every row of a list answer carries two timestamps and a date, and a match array,
 // its substrings and their Number() conversions cost more than the check itself. They accept exactly
-// what these expressions (ajv-formats' `full` mode) accept; test/formats.test.ts compares them on
+// what these expressions (ajv-formats' `full` mode) accept; test/formats.unit.test.ts compares them on
 // generated inputs:
 //   date       /^(\d\d\d\d)-(\d\d)-(\d\d)$/
 //   date-time  /^(\d\d\d\d)-(\d\d)-(\d\d)[t\s](\d\d):(\d\d):(\d\d(?:\.\d+)?)(?:z|([+-])(\d\d)(?::?(\d\d))?)$/i

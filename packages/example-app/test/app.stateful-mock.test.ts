@@ -29,7 +29,7 @@ beforeAll(async () => {
   const port = await freePort();
   // A small fixture starts quicker; the command is the one `pnpm mock:stateful` runs.
   const args = ['--port', String(port), '--invoices', '300', '--deliveries', '10'];
-  [mock, browser] = await Promise.all([startService({ keyFile, port, entry: 'packages/server/src/mock/cli.ts', args }), launchChromium()]);
+  [mock, browser] = await Promise.all([startService({ keyFile, port, entry: 'packages/server/dist/mock-cli.js', args }), launchChromium()]);
   app = await startExampleApp({ apiBaseUrl: mock.url, apiToken: token, watch: false });
   api = createApiClient({ baseUrl: mock.url, token });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

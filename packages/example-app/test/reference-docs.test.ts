@@ -1,18 +1,31 @@
 // The API reference in a real browser: the service's /docs and the generated docs.html opened from
 // disk must list and render every operation of the spec, with no console error, no failed request.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationTable } from '@invoice-api/contract';
+import { operationTable, publishedSpecPath } from '@invoice-api/contract';
 import { startService, type RunningService } from '@invoice-api/contract-tests/service';
 import { repoRoot } from '../../../scripts/lib/prism.mjs';
 import { launchChromium, screenshot, watchPage } from './browser.js';
 
 const operations = Object.values(operationTable);
+
+/** The names of the links of each operation's 200 and 201 answers (the ones Redoc shows expanded). */
+function linkNamesByOperation(): Map<string, string[]> {
+  const spec = JSON.parse(readFileSync(publishedSpecPath, 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { links?: Record<string, unknown> }> }>>;
+  };
+  const names = new Map<string, string[]>();
+  for (const operation of Object.values(spec.paths).flatMap((item) => Object.values(item))) {
+    const links = ['200', '201'].flatMap((status) => Object.keys(operation.responses?.[status]?.links ?? {}));
+    if (operation.operationId !== undefined && links.length > 0) names.set(operation.operationId, links);
+  }
+  return names;
+}
 const docsFile = join(repoRoot, 'packages/contract/generated/docs.html');
 
 let browser: Browser;
@@ -66,6 +79,14 @@ async function checkReference(url: string, screenshotName: string): Promise<void
       expect(section?.text, `path of ${operation.operationId}`).toContain(operation.path);
     }
     expect(menu).toHaveLength(operations.length);
+    // Redoc draws no `links`; the published spec states them in the response's description, and the
+    // page must show that text.
+    const linkNames = linkNamesByOperation();
+    expect(linkNames.get('createInvoice')).toEqual(['GetCreatedInvoice', 'UpdateCreatedInvoice']);
+    for (const [operationId, names] of linkNames) {
+      const text = sections.find((candidate) => candidate.operationId === operationId)?.text ?? '';
+      for (const name of names) expect(text, `link ${name} of ${operationId}`).toContain(name);
+    }
     expect(watch.unexpected()).toEqual([]);
   } finally {
     await page.close();

@@ -1,14 +1,15 @@
 // The embedded database has one writer: src/main.ts processes on one PGlite data directory. A second
 // process refuses to start (exit 3, one line naming the directory and the holder) and the first keeps
-// serving; a holder killed with SIGKILL in the middle of a write load leaves the directory to the
-// next start, which finds every invoice that was acknowledged with 201.
+// serving; a holder killed with SIGKILL in the middle of a write load (creates and status changes)
+// leaves the directory to the next start, which finds every invoice that was acknowledged with 201 and
+// whose kept invoice counts (migration 0007) still equal the invoices.
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { migrate, openDatabase, seedIfEmpty } from './support/server-modules.js';
+import { compareInvoiceCounts, migrate, openDatabase, seedIfEmpty } from './support/server-modules.js';
 import { spawnService, startService, type ServiceProcess } from './support/service.js';
 import { token } from './support/tokens.js';
 
@@ -62,6 +63,17 @@ function createInvoice(url: string, bearer: string, clientId: number, descriptio
   });
 }
 
+function markSent(url: string, bearer: string, invoiceId: number) {
+  return call(url, 'PATCH', `/api/v1/invoices/${invoiceId}`, { token: bearer, body: { status: 'sent' }, timeoutMs: 30_000 });
+}
+
+/** The total of a search: with no criteria a sum of kept counts, with `amount >= 0` (every invoice) a count. */
+async function searchTotal(url: string, bearer: string, criteria: unknown[]): Promise<number> {
+  const answer = await call(url, 'POST', '/api/v1/invoices/search', { token: bearer, body: { criteria, limit: 1 }, timeoutMs: 30_000 });
+  expect(answer.status, answer.text).toBe(200);
+  return (answer.body as { pagination: { total: number } }).pagination.total;
+}
+
 describe('one process per PGlite data directory', () => {
   let holder: ServiceProcess;
 
@@ -111,6 +123,8 @@ describe('one process per PGlite data directory', () => {
             expect(answer.status, answer.text).toBe(201);
             const { id, invoice_number } = (answer.body as { invoice: { id: number; invoice_number: string } }).invoice;
             acknowledged.push({ id, invoice_number });
+            // Every other create is followed by a status change: the kill meets updates as well as inserts.
+            if (n % 2 === 1) expect((await markSent(holder.url, bearer, id)).status).toBe(200);
           } catch (error) {
             if (!killed) throw error;
             // Sent to a process that was killed: never acknowledged, so it may or may not be stored.
@@ -146,11 +160,28 @@ describe('one process per PGlite data directory', () => {
       expect(new Set(acknowledged.map((invoice) => invoice.id)).size).toBe(acknowledged.length);
       expect(new Set(acknowledged.map((invoice) => invoice.invoice_number)).size).toBe(acknowledged.length);
 
+      // The restarted service's totals: a sum of kept counts equals a count of the invoices.
+      expect(await searchTotal(next.url, bearer, [])).toBe(await searchTotal(next.url, bearer, [{ field: 'amount', operator: '>=', value: 0 }]));
+      for (const status of ['draft', 'sent']) {
+        const byStatus = [{ field: 'status', operator: '=', value: status }];
+        expect(await searchTotal(next.url, bearer, byStatus)).toBe(
+          await searchTotal(next.url, bearer, [...byStatus, { field: 'amount', operator: '>=', value: 0 }]),
+        );
+      }
+
       // The new holder serves writes too, and a graceful stop hands the directory back.
       expect((await createInvoice(next.url, bearer, clientId, 'after the takeover')).status).toBe(201);
       await next.stop();
       expect(await next.exited).toBe(0);
       expect(existsSync(`${realpathSync(dataDir)}.lock`)).toBe(false);
+
+      // Every kept count of every account equals its invoices.
+      const database = await openDatabase({ dataDir });
+      try {
+        expect((await compareInvoiceCounts(database.db)).differences).toEqual([]);
+      } finally {
+        await database.close();
+      }
     },
     startTimeoutMs + 120_000,
   );

@@ -111,11 +111,7 @@ export function loadConfig(env: Environment = process.env): Config {
     production,
     host: read.string('HOST', '127.0.0.1'),
     port: read.integer('PORT', 3000, 0, 65_535),
-    database: {
-      url: readDatabaseUrl(env),
-      poolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
-      pgliteDataDir: readPgliteDataDir(env),
-    },
+    database: loadDatabaseConfig(env),
     seedDemoData: read.oneOf('SEED_DEMO_DATA', production ? 'off' : 'on', ['on', 'off'] as const) === 'on',
     auth: readAuth(env, production),
     rateLimit: {
@@ -138,6 +134,19 @@ export function loadConfig(env: Environment = process.env): Config {
       requestMs,
       keepAliveMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 0, 600_000),
     },
+  };
+}
+
+/**
+ * The database settings alone (DATABASE_URL, DATABASE_POOL_SIZE, PGLITE_DATA_DIR), read as the service
+ * reads them: the database commands (db:check-totals, db:backup, db:restore, db:copy) open the same
+ * database, and run where the rest of the configuration (tokens, ports) is absent or belongs elsewhere.
+ */
+export function loadDatabaseConfig(env: Environment = process.env): Config['database'] {
+  return {
+    url: readDatabaseUrl(env),
+    poolSize: reader(env).integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
+    pgliteDataDir: readPgliteDataDir(env),
   };
 }
 

@@ -6,4 +6,4 @@ export { createLogger, flushLogs } from './runtime/logger.js';
 export { memoryStores, redisStores, type RateLimitStoreFactory } from './http/rate-limit.js';
 export { createRedisClient } from './runtime/redis.js';
 export { startServer, type RunningServer } from './runtime/server.js';
-export { startService, type RunningService } from './main.js';
+export { startService, type RunningService } from './service.js';

@@ -1,98 +1,14 @@
-// The process: read the configuration, open and migrate the database (seeding an empty one with the
-// demo data), connect Redis when configured, serve the metrics on their own port when configured,
-// listen, and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
-// `startService` is the same sequence for callers that run the service in-process (contract tests).
-import type { Logger } from 'pino';
-import { createApp } from './app.js';
+// The process: read the configuration, make sure the ports are free, start the service (service.ts),
+// and shut down gracefully on SIGTERM/SIGINT. A start that fails says why in one line.
+//
+// Start-up order is for speed: only the configuration and the port check are imported statically, so
+// a bad setting or a port in use is reported at once; the service and its libraries (express, the
+// validator, the database engines), which take most of a second to load, are imported after that.
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { DataDirectoryInUseError, openDatabase } from './db/database.js';
-import { migrate } from './db/migrate.js';
-import { seedIfEmpty } from './db/seed.js';
-import { exitOnCrash } from './runtime/crash.js';
 import { isEntryPoint } from './runtime/entry-point.js';
-import { createLogger, flushLogs } from './runtime/logger.js';
-import { redisStores } from './http/rate-limit.js';
-import { docsPath } from './http/security-headers.js';
-import { specPath } from './http/outside-api.js';
-import { createMetrics } from './runtime/metrics.js';
-import { startMetricsServer, type RunningMetricsServer } from './runtime/metrics-server.js';
-import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.js';
-import { startServer } from './runtime/server.js';
-import { describeStartupFailure } from './runtime/startup-failure.js';
-import { createHandlers } from './operations/index.js';
-
-/** How long the start waits for Redis before serving with fail-open rate limits. */
-const redisStartupWaitMs = 3_000;
-
-export interface RunningService {
-  /** `http://host:port` actually listened on. */
-  url: string;
-  /** `http://host:port/metrics` when METRICS_PORT is set. */
-  metricsUrl: string | undefined;
-  /** Graceful stop: requests in flight finish (within the configured grace period), then everything closes. */
-  stop(): Promise<void>;
-}
-
-export async function startService(config: Config, logger: Logger = createLogger(config.logLevel, config.logFormat)): Promise<RunningService> {
-  const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize, dataDir: config.database.pgliteDataDir });
-  let redis: ReturnType<typeof createRedisClient> | undefined;
-  let metricsServer: RunningMetricsServer | undefined;
-  try {
-    await migrate(database);
-    if (config.seedDemoData && (await seedIfEmpty(database))) logger.info('empty database seeded with the demo data');
-
-    if (config.rateLimit.redisUrl !== undefined) {
-      redis = createRedisClient(config.rateLimit.redisUrl, logger);
-      if (!(await waitUntilReady(redis, redisStartupWaitMs))) logger.warn('Redis not ready at start: serving without rate limits until it is');
-    }
-    const metrics = config.metrics === undefined ? undefined : createMetrics(database);
-    const app = await createApp({
-      config,
-      database,
-      handlers: createHandlers(),
-      logger,
-      ...(redis === undefined ? {} : { rateLimitStore: redisStores(redis, config.rateLimit.redisKeyPrefix) }),
-      ...(metrics === undefined ? {} : { metrics }),
-    });
-    // Before the API listens: a metrics port in use stops the start with nothing serving.
-    if (metrics !== undefined && config.metrics !== undefined) metricsServer = await startMetricsServer(metrics.registry, config.metrics);
-    const server = await startServer(app, config);
-    logger.info(
-      {
-        url: server.url,
-        docs: `${server.url}${docsPath}`,
-        openapi: `${server.url}${specPath}`,
-        ...(metricsServer === undefined ? {} : { metrics: metricsServer.url }),
-        database: database.engine,
-        rateLimits: redis === undefined ? 'memory' : 'redis',
-      },
-      'listening',
-    );
-    // Whoever started the process may be waiting for that line: out of the log buffer at once.
-    flushLogs(logger);
-
-    let stopped: Promise<void> | undefined;
-    const runningMetrics = metricsServer;
-    return {
-      url: server.url,
-      metricsUrl: runningMetrics?.url,
-      stop() {
-        stopped ??= (async () => {
-          await server.close(config.timeouts.shutdownMs);
-          await runningMetrics?.close();
-          await database.close();
-          if (redis !== undefined) await closeRedis(redis);
-        })();
-        return stopped;
-      },
-    };
-  } catch (error) {
-    await metricsServer?.close();
-    await database.close();
-    if (redis !== undefined) await closeRedis(redis);
-    throw error;
-  }
-}
+import { listenFailure } from './runtime/listen-failure.js';
+import { checkPortsFree } from './runtime/port-check.js';
+import type { RunningService } from './service.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -103,6 +19,21 @@ async function main(): Promise<void> {
     process.stderr.write(`Configuration error: ${error.message}\n`);
     process.exit(2);
   }
+  try {
+    await checkPortsFree(config);
+  } catch (error) {
+    const line = listenFailure(error, config);
+    if (line === undefined) throw error;
+    process.stderr.write(`Cannot start: ${line}\n`);
+    process.exit(1);
+  }
+  const [{ startService }, { createLogger, flushLogs }, { exitOnCrash }, { DataDirectoryInUseError }, { describeStartupFailure }] = await Promise.all([
+    import('./service.js'),
+    import('./runtime/logger.js'),
+    import('./runtime/crash.js'),
+    import('./db/single-writer-lock.js'),
+    import('./runtime/startup-failure.js'),
+  ]);
   const logger = createLogger(config.logLevel, config.logFormat);
   exitOnCrash(logger);
   let service: RunningService;

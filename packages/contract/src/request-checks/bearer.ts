@@ -9,7 +9,7 @@ export const authRealm = 'invoice-api';
 export const bareChallenge = `Bearer realm="${authRealm}"`;
 
 /** The message of the 401 for a request without `Authorization: Bearer ...`. */
-export const missingTokenMessage = 'This operation needs an access token: send Authorization: Bearer <token>.';
+export const missingTokenMessage = 'The access token is missing; a missing, invalid or expired token is refused. Send Authorization: Bearer <token>.';
 
 /** Why a token was refused; each has one description, sent in `error_description` and logged. */
 export const tokenFailures = {

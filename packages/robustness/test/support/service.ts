@@ -1,4 +1,5 @@
-// The service as an operator runs it: packages/server/src/main.ts in its own process, configured by
+// The service as an operator runs it: the compiled packages/server/src/main.ts (`pnpm build`, brought
+// up to date by the run's global setup) in its own process, configured by
 // environment, ready when it logs {"msg":"listening","url":...}. Rate limits are raised (these tests
 // measure behaviour, not the limiter) unless a test sets them.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const serviceEntry = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
-const tsxLoader = import.meta.resolve('tsx');
+const serviceEntry = fileURLToPath(new URL('../../../server/dist/main.js', import.meta.url));
 
 const scratchDirectory = mkdtempSync(join(tmpdir(), 'invoice-robustness-'));
 /** One development key per test process, shared by the services it starts and the tokens it mints. */
@@ -49,7 +49,7 @@ export function spawnService(env: Record<string, string>): SpawnedService {
   logCounter += 1;
   const logFile = join(scratchDirectory, `service-${logCounter}.log`);
   const output = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', tsxLoader, serviceEntry], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serviceEntry], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -34,6 +34,12 @@ export interface Database {
   poolStats(): PoolStats;
   /** True when a trivial query answers within about 2 s; never throws. */
   ping(): Promise<boolean>;
+  /**
+   * PGlite only: the whole data directory as a gzipped tarball (PGlite's `dumpDataDir`), which
+   * `loadDataDir` (db:restore) starts from. Taken while holding the one session after a CHECKPOINT,
+   * so no statement runs in between and the files are a consistent, fully written cluster.
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -89,7 +95,19 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
     const dialect = new PGliteDialect(pglite);
     const db = new Kysely<DatabaseSchema>({ dialect });
     const { session } = dialect;
-    return wrap('pglite', db, () => ({ max: 1, open: 1, idle: session.held ? 0 : 1, waiting: session.waiting }), lock);
+    const database = wrap('pglite', db, () => ({ max: 1, open: 1, idle: session.held ? 0 : 1, waiting: session.waiting }), lock);
+    return {
+      ...database,
+      async dumpDataDir() {
+        const release = await session.acquire();
+        try {
+          await pglite.exec('checkpoint');
+          return await pglite.dumpDataDir('gzip');
+        } finally {
+          release();
+        }
+      },
+    };
   } catch (error) {
     await lock?.release();
     throw error;

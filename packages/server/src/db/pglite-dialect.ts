@@ -2,6 +2,7 @@
 // hands out that session to one holder at a time: a transaction keeps it from BEGIN to COMMIT and
 // every other query waits, instead of interleaving its statements with the open transaction.
 import type { PGlite } from '@electric-sql/pglite';
+import { inSpan, inStatementSpan } from '../telemetry/spans.js';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -22,7 +23,8 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    // No instrumentation sees PGlite: its statements get the spans the pg instrumentation gives PostgreSQL's.
+    const result = await inStatementSpan(compiledQuery.sql, () => this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]));
     return {
       rows: result.rows,
       ...(result.affectedRows === undefined ? {} : { numAffectedRows: BigInt(result.affectedRows) }),
@@ -80,7 +82,9 @@ class PGliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.lock.acquire();
+    // Waiting for the one session is PGlite's counterpart of waiting for a pool connection, and can be
+    // most of a request's time under load: a span of its own when there is a wait.
+    const release = this.lock.held ? await inSpan('pglite.session.wait', {}, () => this.lock.acquire()) : await this.lock.acquire();
     this.releaseHeld = release;
     return this.connection;
   }

@@ -61,6 +61,17 @@ export interface InvoicesTable {
   version: Generated<number>;
 }
 
+/**
+ * How many invoices of an account have a status and a currency, kept by the triggers of migration 0007
+ * in every transaction that writes invoices: the sum of a search's groups is its exact total.
+ */
+export interface InvoiceCountsTable {
+  account_id: number;
+  status: InvoiceStatus;
+  currency: string;
+  invoices: number;
+}
+
 export interface DeliveriesTable {
   id: Generated<number>;
   account_id: number;
@@ -104,6 +115,7 @@ export interface DatabaseSchema {
   users: UsersTable;
   company_clients: CompanyClientsTable;
   invoices: InvoicesTable;
+  invoice_counts: InvoiceCountsTable;
   deliveries: DeliveriesTable;
   delivery_items: DeliveryItemsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -11,6 +11,7 @@ import { isIdempotentOperation, parseIdempotencyKey } from './key.js';
 import { expiredKeyPurger, type ExpiredKeyPurger, type PurgeOptions } from './purge.js';
 import { findStoredAnswer, keyInUse, keyReused, type IdempotencyClaim, type StoredAnswer } from './store.js';
 import '../http/locals.js';
+import { inSpan } from '../telemetry/spans.js';
 
 declare global {
   namespace Express {
@@ -91,7 +92,7 @@ export function idempotency(options: IdempotencyOptions): IdempotencyMiddleware 
     }
     inFlight.add(slot);
     res.once('close', () => inFlight.delete(slot));
-    findStoredAnswer(options.database.db, claim).then((stored) => {
+    inSpan('idempotency.lookup', { 'openapi.operation_id': operation.operationId }, () => findStoredAnswer(options.database.db, claim)).then((stored) => {
       if (stored === undefined) {
         res.locals.idempotency = claim;
         purger.poke();

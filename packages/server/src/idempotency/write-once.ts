@@ -5,12 +5,14 @@
 import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
 import type { DatabaseSchema } from '../db/schema.js';
+import { inSpan } from '../telemetry/spans.js';
 import { claimKey, recordAnswer, type WriteAnswer } from './store.js';
 
 export function writeOnce<A extends WriteAnswer>(context: RequestContext, work: (trx: Kysely<DatabaseSchema>) => Promise<A>): Promise<A> {
   const claim = context.idempotency;
   return context.db.db.transaction().execute(async (trx) => {
-    if (claim !== undefined) await claimKey(trx, claim);
+    // The key's lock across instances (PostgreSQL's advisory lock; PGlite's session): its own span.
+    if (claim !== undefined) await inSpan('idempotency.claim', {}, () => claimKey(trx, claim));
     const answer = await work(trx);
     if (claim !== undefined) {
       // Only an answer the spec documents is stored: a replay is sent as stored.

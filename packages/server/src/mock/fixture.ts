@@ -3,12 +3,25 @@
 // deleted, rows changed are set back, rows missing are put back, identity sequences are reset), so a
 // reset after a few calls costs a few row writes instead of rebuilding every index of 5,000 invoices;
 // and the ids handed out after a reset are the same as after a fresh start. Tables, columns, primary
-// keys and foreign keys are read from the catalog, so a new migration needs no change here.
+// keys and foreign keys are read from the catalog, so a new migration needs no change here, unless it
+// adds a change counter (`changeCounters`) or a table that triggers derive from others (`derivedTables`).
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, DatabaseSchema } from '../db/database.js';
 
 /** Where the copies live: never on the search path, so no handler can read or write them. */
 const fixtureSchema = 'mock_fixture';
+
+/**
+ * Counters that the database's triggers bump on every write to what they count, which readers compare
+ * with a value they kept: a search cursor reuses its total while `accounts.invoices_version` is the one
+ * it carries. Setting one back to the fixture's value would let it climb again to a value it had before
+ * the reset, with other rows behind it. So restoring leaves them to the triggers, which the restore's
+ * own writes fire like any other: a counter only moves forward, and one whose rows the reset did not
+ * touch stays as it is.
+ */
+const changeCounters: { readonly [Table in keyof DatabaseSchema]?: ReadonlyArray<keyof DatabaseSchema[Table] & string> } = {
+  accounts: ['invoices_version'],
+};
 
 interface TableShape {
   name: string;
@@ -67,7 +80,8 @@ async function deleteAdded(trx: Transaction<DatabaseSchema>, table: TableShape):
 }
 
 async function setBackChanged(trx: Transaction<DatabaseSchema>, table: TableShape): Promise<number> {
-  const values = table.columns.filter((column) => !table.primaryKey.includes(column));
+  const counters: readonly string[] = changeCounters[table.name as keyof DatabaseSchema] ?? [];
+  const values = table.columns.filter((column) => !table.primaryKey.includes(column) && !counters.includes(column));
   if (values.length === 0) return 0;
   const result = await sql`
     update ${live(table)} as live_row
@@ -87,6 +101,13 @@ async function putBackMissing(trx: Transaction<DatabaseSchema>, table: TableShap
   return Number(result.numAffectedRows ?? 0);
 }
 
+/**
+ * Tables the database's own triggers write from other tables' rows: restoring those rows brings them
+ * back, and restoring them as well would apply the same change twice. invoice_counts (migration 0007)
+ * follows the invoices.
+ */
+const derivedTables: ReadonlySet<string> = new Set(['invoice_counts']);
+
 /** The tables to keep, each after the tables it references. */
 async function readTables(db: Kysely<DatabaseSchema>): Promise<TableShape[]> {
   const names = (
@@ -94,7 +115,9 @@ async function readTables(db: Kysely<DatabaseSchema>): Promise<TableShape[]> {
       select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r' and c.relname not like 'kysely\\_%'
       order by c.relname`.execute(db)
-  ).rows.map((row) => row.name);
+  ).rows
+    .map((row) => row.name)
+    .filter((name) => !derivedTables.has(name));
   const references = (
     await sql<{ child: string; parent: string }>`
       select child.relname as child, parent.relname as parent from pg_constraint k

@@ -27,7 +27,7 @@ import { assertDraft, assertItemCount, formatDeliveryNumber, issueDate } from '.
 import { priceLines, sameAmount, type PricedLines } from '../domain/money.js';
 import { ApiError } from '../errors.js';
 import { writeOnce } from '../idempotency/index.js';
-import { assertIfMatch, entityTag } from '../preconditions/index.js';
+import { assertIfMatch, entityTag, lockForCondition } from '../preconditions/index.js';
 import { accountOf, locationOf } from './caller.js';
 
 /** The list's paging defaults, as the spec's `limit` and `offset` query parameters declare them. */
@@ -111,7 +111,7 @@ export const updateDelivery: Handler<'updateDelivery', RequestContext> = async (
   const priced = pricedItems(items, false);
   if (contactId !== undefined) await assertContact(context.db.db, accountId, contactId);
   const updated = await context.db.db.transaction().execute(async (trx) => {
-    const delivery = await lockDeliveryRow(trx, accountId, deliveryId);
+    const delivery = await lockForCondition('delivery', context.ifMatch, () => lockDeliveryRow(trx, accountId, deliveryId));
     if (delivery === undefined) throw notFound(deliveryId);
     // Under the row lock, before the state check: a stale If-Match is 412 even on an issued delivery.
     assertIfMatch(context.ifMatch, entityTag(delivery.id, delivery.version), `Delivery ${deliveryId}`);

@@ -22,7 +22,7 @@ import type { DatabaseSchema } from '../db/schema.js';
 import { planInvoiceUpdate } from '../domain/invoice-rules.js';
 import { ApiError } from '../errors.js';
 import { writeOnce } from '../idempotency/index.js';
-import { assertIfMatch, entityTag } from '../preconditions/index.js';
+import { assertIfMatch, entityTag, lockForCondition } from '../preconditions/index.js';
 import { parseSearchRequest, searchInvoices as runSearch } from '../search/index.js';
 import { accountOf, locationOf } from './caller.js';
 
@@ -120,7 +120,7 @@ export const updateInvoice: Handler<'updateInvoice', RequestContext> = async (re
     const invoice = await context.db.db.transaction().execute(async (trx) => {
       // The account before the invoice, as every invoice write (see lockAccountForInvoiceWrite).
       await lockAccountForInvoiceWrite(trx, accountId);
-      const current = await lockInvoice(trx, accountId, invoiceId);
+      const current = await lockForCondition('invoice', context.ifMatch, () => lockInvoice(trx, accountId, invoiceId));
       if (current === undefined) throw notFound(invoiceId);
       // Under the row lock: no other update can land between this check and the write.
       assertIfMatch(context.ifMatch, entityTag(current.id, current.version), `Invoice ${invoiceId}`);

@@ -16,6 +16,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat, LogLevel } from '../config.js';
+import { activeTraceIds, tracingActive } from '../telemetry/spans.js';
 
 const base = { service: 'invoice-api' };
 
@@ -45,17 +46,20 @@ export function isoTimeEachMillisecond(now: () => number = Date.now): () => stri
 }
 
 export function createLogger(level: LogLevel, format: LogFormat = 'json', stdout: { isTTY?: boolean } = process.stdout): Logger {
+  // With tracing on, every line written inside a traced request names its trace and span; without,
+  // no mixin at all, so a line costs what it did before tracing existed.
+  const traceIds = tracingActive() ? { mixin: activeTraceIds } : {};
   if (!usePretty(format, stdout)) {
     const destination = pino.destination({ dest: 1, sync: false, minLength: bufferBytes, periodicFlush: flushEveryMs });
-    return pino({ level, base, timestamp: isoTimeEachMillisecond() }, destination);
+    return pino({ level, base, timestamp: isoTimeEachMillisecond(), ...traceIds }, destination);
   }
   return pino(
-    { level, base, timestamp: pino.stdTimeFunctions.isoTime },
+    { level, base, timestamp: pino.stdTimeFunctions.isoTime, ...traceIds },
     pretty({
       sync: true,
       translateTime: 'SYS:HH:MM:ss.l',
       // What each line's message already says, or what a terminal does not need.
-      ignore: 'pid,hostname,service,req,res,responseTime,requestId,url,docs,openapi,metrics',
+      ignore: 'pid,hostname,service,req,res,responseTime,requestId,url,docs,openapi,metrics,trace_id,span_id',
       messageFormat: readableMessage,
     }),
   );

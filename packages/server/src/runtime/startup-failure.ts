@@ -3,6 +3,7 @@
 // reachable or refusing. A stack trace would only hide that line; main.ts prints it at LOG_LEVEL=debug.
 import type { Config } from '../config.js';
 import { isDatabaseUnavailable } from '../db/database.js';
+import { listenFailure } from './listen-failure.js';
 
 /** The one line for a known cause; undefined for anything else (then the error's own first line). */
 export function describeStartupFailure(error: unknown, config: Pick<Config, 'host' | 'port' | 'metrics' | 'database'>): string | undefined {
@@ -24,26 +25,6 @@ export function describeStartupFailure(error: unknown, config: Pick<Config, 'hos
     return `PostgreSQL at ${target.address} refused user "${target.user}" (${sqlState}): fix the user or password in DATABASE_URL=${target.redacted}`;
   }
   return undefined;
-}
-
-function listenFailure(error: unknown, config: Pick<Config, 'host' | 'port' | 'metrics'>): string | undefined {
-  if (typeof error !== 'object' || error === null || !('syscall' in error) || error.syscall !== 'listen') return undefined;
-  const { code, port, address } = error as { code?: unknown; port?: unknown; address?: unknown };
-  // The metrics listener fails with its own port: name the setting the person has to change.
-  const metrics = config.metrics !== undefined && port === config.metrics.port && port !== config.port;
-  const portSetting = metrics ? 'METRICS_PORT' : 'PORT';
-  const hostSetting = metrics ? 'METRICS_HOST' : 'HOST';
-  const where = `${String(address ?? (metrics ? config.metrics?.host : config.host))}:${String(port)}`;
-  switch (code) {
-    case 'EADDRINUSE':
-      return `port ${String(port)} is in use (${where}): set ${portSetting} to another port, or stop the other process`;
-    case 'EACCES':
-      return `no permission to listen on ${where}: set ${portSetting} to a port above 1023, or run with the right to bind it`;
-    case 'EADDRNOTAVAIL':
-      return `${String(address)} is not an address of this machine: set ${hostSetting} to one of its addresses (127.0.0.1, 0.0.0.0)`;
-    default:
-      return undefined;
-  }
 }
 
 /** Host, port, database and user of a postgres URL, and the URL itself with any password masked. */

@@ -9,8 +9,10 @@ import { statementTemplate, TemplateCache, valuesOf, withPlaceholders, type Stat
 import type { DatabaseSchema } from '../db/schema.js';
 import { decodeCursor, encodeCursor, searchDigest, type CursorBinding } from './cursor.js';
 import type { ParsedSearch } from './request.js';
+import { selectsWholeGroups, totalPlan } from './total-plan.js';
 
 type InvoiceExpressions = ExpressionBuilder<DatabaseSchema, 'invoices'>;
+type KeptCountExpressions = ExpressionBuilder<DatabaseSchema, 'invoice_counts'>;
 
 /** `like` is a literal substring: LIKE's own wildcards and its escape character lose their meaning. */
 export function escapeLike(text: string): string {
@@ -201,13 +203,48 @@ function afterCursor(eb: InvoiceExpressions, shape: SearchShape, cursor: NonNull
 type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
 
 /**
- * The exact total with the account's invoices_version, read in one statement and so in one snapshot:
- * the version vouches for that very total. The triggers of migration 0006 bump the version in every
+ * The account's invoices_version, read with a total in one statement and so in one snapshot: the
+ * version vouches for that very total. The triggers of migration 0006 bump the version in every
  * transaction that writes the account's invoices, so an unchanged version means an unchanged result.
  * An account without a row (no invoices can name it) reads as version 0.
  */
-function totalQuery(db: Kysely<DatabaseSchema>, values: SearchValues, matching: MatchingInvoices) {
-  const currentVersion = sql<number>`coalesce((${db.selectFrom('accounts').select('invoices_version').where('id', '=', parameter<number>(values.accountId))}), 0)`;
+function currentVersionOf(db: Kysely<DatabaseSchema>, values: SearchValues) {
+  return sql<number>`coalesce((${db.selectFrom('accounts').select('invoices_version').where('id', '=', parameter<number>(values.accountId))}), 0)`;
+}
+
+/** A criterion on status or currency as a condition on the kept counts' column of the same name. */
+function keptCountMatch(eb: KeptCountExpressions, criterion: CriterionValues): Expression<SqlBool> {
+  if (!selectsWholeGroups(criterion)) throw new Error(`A sum of kept counts cannot answer ${criterion.field} ${criterion.operator}; total-plan.ts counts it.`);
+  const column = eb.ref(criterion.field);
+  const [value] = criterion.values;
+  switch (criterion.operator) {
+    case 'in':
+      return anyOf(column, value, arrayElementType[searchRules.fields[criterion.field].type]);
+    case '!=':
+      return eb(column, '<>', parameter<string>(value));
+    case '=':
+      return eb(column, '=', parameter<string>(value));
+  }
+}
+
+/**
+ * The exact total as the sum of the account's invoice counts (migration 0007) of the groups the
+ * criteria select: a few rows read, whatever the number of invoices. The counts are written in the
+ * transaction of every invoice write, so in one snapshot they equal a count of the invoices, and the
+ * version read beside them vouches for them as it does for a count. On every page, by cursor too: the
+ * sum is as cheap as comparing the cursor's version, so the total a cursor carries is never needed.
+ */
+function keptCountsTotalQuery(db: Kysely<DatabaseSchema>, values: SearchValues) {
+  return db
+    .selectFrom('invoice_counts')
+    .where('account_id', '=', parameter<number>(values.accountId))
+    .where((eb) => eb.and(values.criteria.map((criterion) => keptCountMatch(eb, criterion))))
+    .select([sql<number>`cast(coalesce(sum(invoices), 0) as bigint)`.as('total'), currentVersionOf(db, values).as('version')]);
+}
+
+/** The exact total counted, with the account's invoices_version (see currentVersionOf). */
+function countedTotalQuery(db: Kysely<DatabaseSchema>, values: SearchValues, matching: MatchingInvoices) {
+  const currentVersion = currentVersionOf(db, values);
   const { cursor } = values;
   if (cursor === undefined) {
     // A first page (or one by offset) counts, as it always did.
@@ -279,7 +316,8 @@ function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, v
       // A join does not keep the subquery's order: sort the page's rows again by the same total order.
       .orderBy(`invoices.${shape.orderBy}`, shape.direction)
       .orderBy('invoices.id', shape.direction);
-  return { page: rowsOf(pageIds), fewMatchesPage: rowsOf(fewMatchesIds), total: totalQuery(db, values, matching) };
+  const total = totalPlan(values.criteria) === 'sum of kept counts' ? keptCountsTotalQuery(db, values) : countedTotalQuery(db, values, matching);
+  return { page: rowsOf(pageIds), fewMatchesPage: rowsOf(fewMatchesIds), total };
 }
 
 type BuiltStatements = ReturnType<typeof buildSearchStatements>;
@@ -316,8 +354,8 @@ function templatesFor(db: Kysely<DatabaseSchema>, shape: SearchShape, values: Se
 
 /**
  * The statements of a search, compiled and bound: its page (by either plan), and its total with the
- * account's invoices_version. Apart from running them so that a test can EXPLAIN the very statements
- * the service runs.
+ * account's invoices_version (by the plan of total-plan.ts). Apart from running them so that a test
+ * can EXPLAIN the very statements the service runs.
  */
 export function searchStatements(database: Database, accountId: number, search: ParsedSearch) {
   const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
@@ -338,6 +376,7 @@ export function searchStatements(database: Database, accountId: number, search: 
     binding,
     cursor,
     hasInList,
+    totalPlan: totalPlan(criteria),
     page: templates.page.bind(bound),
     fewMatchesPage: templates.fewMatchesPage.bind(bound),
     total: templates.total.bind(bound),
@@ -365,8 +404,9 @@ async function pageAfterTotal(database: Database, statements: SearchStatements) 
   const counted = await totalOf(database, statements);
   if (counted.total === 0) return [[], counted] as const;
   // A total the cursor carried (its version still current) was not counted here, and a cursor's
-  // checksum is no signature: a forged small total must not buy a sort of a large result.
-  const countedHere = statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
+  // checksum is no signature: a forged small total must not buy a sort of a large result. A sum of
+  // kept counts never comes from the cursor.
+  const countedHere = statements.totalPlan === 'sum of kept counts' || statements.cursor === undefined || counted.version !== statements.cursor.invoicesVersion;
   const fewMatches = countedHere && counted.total <= fewMatchesLimit;
   const { rows } = await database.db.executeQuery(fewMatches ? statements.fewMatchesPage : statements.page);
   return [rows, counted] as const;
@@ -379,8 +419,9 @@ async function pageWithTotal(database: Database, statements: SearchStatements) {
 }
 
 /**
- * One page of the account's invoices matching every criterion (AND), with the exact total: counted on
- * a first page, and on a page by cursor only when the account's invoices changed since the cursor.
+ * One page of the account's invoices matching every criterion (AND), with the exact total: a sum of
+ * kept counts when the criteria select whole (status, currency) groups (total-plan.ts); otherwise
+ * counted on a first page, and on a page by cursor only when the account's invoices changed since.
  */
 export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
   const statements = searchStatements(database, accountId, search);

@@ -79,7 +79,10 @@ describe('tokens signed with the development key', () => {
       const response = await fetch(`${service.url}/api/v1/users`, { headers: { ...headers, 'x-request-id': 'auth-missing' } });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="invoice-api"');
-      expect(await response.json()).toEqual({ error: 'unauthorized', message: 'This operation needs an access token: send Authorization: Bearer <token>.' });
+      expect(await response.json()).toEqual({
+        error: 'unauthorized',
+        message: 'The access token is missing; a missing, invalid or expired token is refused. Send Authorization: Bearer <token>.',
+      });
     }
     await expect.poll(() => log.lines().find((line) => line.requestId === 'auth-missing')).toMatchObject({ tokenFailure: 'missing' });
   });

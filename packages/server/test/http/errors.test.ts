@@ -273,7 +273,10 @@ describe('error answers', () => {
       const response = await call('/api/v1/users', { token: null });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer realm="invoice-api"');
-      expect(await response.json()).toEqual({ error: 'unauthorized', message: 'This operation needs an access token: send Authorization: Bearer <token>.' });
+      expect(await response.json()).toEqual({
+        error: 'unauthorized',
+        message: 'The access token is missing; a missing, invalid or expired token is refused. Send Authorization: Bearer <token>.',
+      });
     });
 
     it('answers another scheme than Bearer', async () => {

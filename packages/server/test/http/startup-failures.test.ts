@@ -1,6 +1,7 @@
 // What a person sees when the service cannot start: one line on stderr naming the cause and the
-// remedy, no stack trace (unless LOG_LEVEL=debug), a non-zero exit; real processes for the port in use
-// and the unreachable database, real errors for the other causes. And the log format: readable lines
+// remedy, no stack trace (unless LOG_LEVEL=debug, and then with the .ts lines), a non-zero exit; real
+// processes of the compiled service for the port in use and the unreachable database, real errors for
+// the other causes. And the log format: readable lines
 // on a terminal, JSON on a pipe, whichever LOG_FORMAT forces.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
@@ -9,10 +10,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { describeStartupFailure } from '../../src/runtime/startup-failure.js';
+import { compiledMainArguments } from '../support/compiled-service.js';
 import { createPostgresDatabase, type ScratchPostgres } from '../support/databases.js';
 import { testKeyFile } from './support/service.js';
 
-const entry = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const logLine = fileURLToPath(new URL('./support/log-line.ts', import.meta.url));
 const stackFrame = /^\s+at /m;
 
@@ -23,7 +24,7 @@ interface Exited {
 }
 
 function runMain(env: Record<string, string>): Promise<Exited> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, compiledMainArguments, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'info', REDIS_URL: '', SEED_DEMO_DATA: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -60,7 +61,7 @@ async function listenError(port: number, host = '127.0.0.1'): Promise<unknown> {
   });
 }
 
-describe('start-up failures of src/main.ts', () => {
+describe('start-up failures of the compiled src/main.ts', () => {
   let scratch: ScratchPostgres;
   let occupied: Server;
   beforeAll(async () => {
@@ -81,6 +82,14 @@ describe('start-up failures of src/main.ts', () => {
     expect(result.stdout + result.stderr).not.toMatch(stackFrame);
   }, 180_000);
 
+  it('reports a port in use before it touches the database', async () => {
+    // PostgreSQL unreachable as well: a start that opened the database first would name that instead.
+    const port = portOf(occupied);
+    const result = await runMain({ DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${await closedPort()}/invoices`, PORT: String(port) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`Cannot start: port ${port} is in use (127.0.0.1:${port}): set PORT to another port, or stop the other process\n`);
+  }, 60_000);
+
   it('names an unreachable PostgreSQL with its address and the URL without its password', async () => {
     const port = await closedPort();
     const result = await runMain({ DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/invoices` });
@@ -96,6 +105,9 @@ describe('start-up failures of src/main.ts', () => {
     const result = await runMain({ DATABASE_URL: `postgres://app:s3cret@127.0.0.1:${port}/invoices`, LOG_LEVEL: 'debug' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(stackFrame);
+    // Source maps: the frames name the TypeScript sources, not the compiled chunks.
+    expect(result.stderr).toMatch(/packages\/server\/src\/db\/migrate\.ts:\d+:\d+/);
+    expect(result.stderr).not.toMatch(/dist\/[^\s]+\.js/);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^Cannot start: cannot reach PostgreSQL at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   }, 60_000);
 });

@@ -165,6 +165,41 @@ describe('state kept between calls, and POST /__mock/reset', () => {
     expect(await totalInvoices(first)).toBe(fixtureTotal);
   });
 
+  it("recounts after a reset what a cursor taken before it carried: the account's invoice version never goes back", async () => {
+    const probe = { criteria: [{ field: 'description', operator: '=', value: 'counted across a reset' }], order_by: 'id', order_direction: 'asc' };
+    const search = async (extra: Record<string, unknown>): Promise<{ total: number; nextCursor: string | null }> => {
+      const answer = await call(first, 'POST', '/api/v1/invoices/search', { ...probe, ...extra });
+      expect(answer.status).toBe(200);
+      const pagination = answer.body.pagination as { total: number; next_cursor: string | null };
+      return { total: pagination.total, nextCursor: pagination.next_cursor };
+    };
+    for (let index = 0; index < 2; index += 1) expect((await createInvoice(first, 'counted across a reset')).status).toBe(201);
+    const firstPage = await search({ limit: 1 });
+    expect(firstPage.total).toBe(2);
+    expect(firstPage.nextCursor).toEqual(expect.any(String));
+
+    expect((await call(first, 'POST', '/__mock/reset')).status).toBe(200);
+    // As many writes as before the reset, so that a version set back to the fixture's would climb to
+    // the very value the cursor carries; only one of them matches the search.
+    expect((await createInvoice(first, 'counted across a reset')).status).toBe(201);
+    expect((await createInvoice(first, 'another description')).status).toBe(201);
+    expect(await search({ limit: 1, cursor: firstPage.nextCursor })).toMatchObject({ total: 1 });
+    await first.reset();
+  });
+
+  it('after a reset, totals by status (sums of the kept invoice counts) equal counts of the fixture invoices', async () => {
+    const totalOf = async (criteria: unknown[]) =>
+      ((await call(first, 'POST', '/api/v1/invoices/search', { limit: 1, criteria })).body.pagination as { total: number }).total;
+    const byStatus = (status: string) => [{ field: 'status', operator: '=', value: status }];
+    // amount >= 0 holds for every invoice and makes the search a counted one.
+    const counted = (status: string) => totalOf([...byStatus(status), { field: 'amount', operator: '>=', value: 0 }]);
+    const fixtureDraft = ((await call(first, 'POST', '/api/v1/invoices/search', { limit: 1, criteria: byStatus('draft') })).body.data as InvoiceView[])[0]!;
+    const created = (await createInvoice(first, 'sent, then reset')).body.invoice as InvoiceView;
+    for (const id of [fixtureDraft.id, created.id]) expect((await call(first, 'PATCH', `/api/v1/invoices/${id}`, { status: 'sent' })).status).toBe(200);
+    expect((await call(first, 'POST', '/__mock/reset')).status).toBe(200);
+    for (const status of ['draft', 'sent']) expect(await totalOf(byStatus(status)), status).toBe(await counted(status));
+  });
+
   it('resets rate-limit counters and forgets idempotency keys', async () => {
     // otherSeed allows 3 standard calls a minute per API key.
     const headers = { 'X-Client': 'rate-limited' };

@@ -18,4 +18,11 @@ describe('README', () => {
     const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
     expect(blocks).toContain(read('../examples/safe-writes.ts').trim());
   });
+
+  it("shows examples/query.ts verbatim in the root README's Frontend section", () => {
+    const root = read('../../../README.md');
+    const frontend = root.slice(root.indexOf('\n## Frontend\n'));
+    const blocks = [...frontend.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
+    expect(blocks).toContain(read('../examples/query.ts').trim());
+  });
 });

@@ -22,6 +22,24 @@ function document(schemas: Record<string, unknown>, requestSchema = 'Create', re
 const money = { type: 'number', format: 'decimal2', description: 'An amount with at most 2 decimals.' };
 
 describe('publishedSpec', () => {
+  it('states each link of a response in its description, since Redoc does not render links', () => {
+    const strict = document({ Create: { type: 'object' }, Thing: { type: 'object' } });
+    const created = strict.paths['/things'].post.responses['201'] as Record<string, unknown>;
+    created['links'] = {
+      ReadIt: { $ref: '#/components/links/ReadIt' },
+      Inline: { operationId: 'listThings', requestBody: { filter: { id: '$response.body#/id' } } },
+    };
+    (strict.components as Record<string, unknown>)['links'] = {
+      ReadIt: { operationId: 'getThing', parameters: { thing_id: '$response.body#/id' }, description: 'Read the thing.' },
+    };
+    const published = publishedSpec(strict) as unknown as { paths: { '/things': { post: { responses: { '201': { description: string } } } } } };
+    const description = published.paths['/things'].post.responses['201'].description;
+    expect(description).toMatch(/^ok\n\n\*\*Links\*\*/);
+    expect(description).toContain('- `ReadIt`: **getThing** with `thing_id` = `$response.body#/id`. Read the thing.');
+    expect(description).toContain('- `Inline`: **listThings** with body `/filter/id` = `$response.body#/id`.');
+    expect(created['description']).toBe('ok');
+  });
+
   it('opens response objects, nested ones included, and keeps request objects closed', () => {
     const strict = document({
       Create: { type: 'object', additionalProperties: false, properties: { amount: { $ref: '#/components/schemas/Money' } } },

@@ -1,0 +1,98 @@
+// The README's "Outgrowing one machine" steps, run as written: the backup, the new database and the
+// copy, then a service started with the environment of the README's start line. Only the database's
+// name (unique per run), the backup directory (a temporary one) and the data directory (a small
+// seeded one, as PGLITE_DATA_DIR) differ; the start line's long-running `pnpm start` is replaced by
+// the same start in-process (startService), so nothing outlives the test.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+import { seedIfEmpty } from '../../src/db/seed.js';
+import { startService } from '../../src/service.js';
+import { adminDatabaseUrl, databaseHookTimeoutMs, pgliteTemplate, uniqueDatabaseName } from '../support/databases.js';
+import { testKeyFile } from '../http/support/service.js';
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The README's sh block that holds `marker`. */
+async function readmeBlock(marker: string): Promise<string> {
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '').find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`README.md has no sh block with ${marker}`);
+  return found;
+}
+
+/** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
+const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
+
+describe('the README steps of the move to PostgreSQL', () => {
+  let workDir: string;
+  let dataDir: string;
+  const databaseName = uniqueDatabaseName('readme_move');
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), 'readme-move-'));
+    dataDir = join(workDir, 'pglite');
+    const seeded = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
+    try {
+      await migrate(seeded);
+      await seedIfEmpty(seeded, { invoices: 40, deliveries: 4, seed: 3 });
+    } finally {
+      await seeded.close();
+    }
+  }, setUpTimeoutMs);
+
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: adminDatabaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`drop database if exists "${databaseName}" with (force)`);
+    } finally {
+      await admin.end();
+    }
+    await rm(workDir, { recursive: true, force: true });
+  }, databaseHookTimeoutMs);
+
+  it('back up, create the database, copy, and start on it', async () => {
+    const block = await readmeBlock('pnpm db:copy --to');
+    const lines = block.split('\n');
+    const firstStart = lines.findIndex((line) => line.includes('pnpm start'));
+    const ours = (text: string): string => text.replace(/(?<=[ /])invoices(?=$|\s)/gm, databaseName).replace(/(?<=\s)backups(?=\/|$)/gm, `${workDir}/backups`);
+    const steps = ours(lines.slice(0, firstStart).join('\n'));
+    expect(steps).toContain('pnpm db:backup');
+    expect(steps).toContain(`createdb -h 127.0.0.1 -U postgres ${databaseName}`);
+
+    const { stdout } = await run('bash', ['-c', `set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n${steps}`], {
+      cwd: repoRoot,
+      env: { ...process.env, PGLITE_DATA_DIR: dataDir, DATABASE_URL: '', NODE_OPTIONS: '' },
+      timeout: 600_000,
+    });
+    expect(stdout).toContain(`Backed up ${dataDir} to ${workDir}/backups/before-the-move.tar.gz`);
+    expect(stdout).toMatch(/\ninvoices +40 +40 +([0-9a-f]{16}) +\1\n/);
+    expect(stdout).toContain('Every table matches: same row count and checksum on both sides.');
+
+    // The start line's environment, as written (with this run's database), minus its fixed port.
+    const startLine = ours(lines[firstStart] ?? '');
+    const environment = Object.fromEntries([...startLine.matchAll(/(\w+)=(\S+)/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+    expect(environment).toMatchObject({ DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${databaseName}`, REDIS_URL: 'redis://127.0.0.1:6379' });
+    const service = await startService(
+      loadConfig({ ...environment, PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent', RATE_LIMIT_REDIS_PREFIX: `${databaseName}:` }),
+      pino({ level: 'silent' }),
+    );
+    try {
+      const health = await fetch(`${service.url}/healthz`);
+      expect(health.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  }, 900_000);
+});
