@@ -61,6 +61,15 @@ class SelfHealingStore implements Store {
 
   constructor(private readonly inner: RedisStore) {}
 
+  /**
+   * express-rate-limit's double-count check tells the stores of one request apart by this prefix (a
+   * store without `localKeys` is otherwise known only by its class name). Without it, the two search
+   * policies counting the same API key look like one key counted twice.
+   */
+  get prefix(): string {
+    return this.inner.prefix;
+  }
+
   async init(options: Options): Promise<void> {
     this.options = options;
     await this.inner.init(options);
@@ -132,8 +141,13 @@ function limiter(group: string, policy: Policy, store: Store, logger: Logger): R
     store,
     passOnStoreError: true,
     logger: {
-      error: (error, message) =>
-        logger.warn({ err: error, policy: `${group}:${policy.name}` }, `rate limit store failed, request served without limit: ${message ?? ''}`),
+      // The library reports two kinds of error here: its own configuration checks (coded `ERR_ERL_*`,
+      // the request is still counted) and a failing store (the request is served uncounted).
+      error: (error, message) => {
+        const context = { err: error, policy: `${group}:${policy.name}` };
+        if (isConfigurationCheck(error)) logger.error(context, 'rate limit configuration check failed');
+        else logger.warn(context, `rate limit store failed, request served without limit: ${message ?? ''}`);
+      },
       warn: (error, message) => logger.warn({ err: error }, message ?? 'rate limit warning'),
     },
     // Only operations behind a verified token reach this point with a caller; others are not limited.
@@ -148,6 +162,10 @@ function limiter(group: string, policy: Policy, store: Store, logger: Logger): R
       next();
     },
   });
+}
+
+function isConfigurationCheck(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_ERL_');
 }
 
 /** Told of every 429, by group (the metrics' refusal counter). */

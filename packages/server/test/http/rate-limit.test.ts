@@ -17,16 +17,20 @@ const search = (url: string, bearer: string) =>
   fetch(`${url}/api/v1/invoices/search`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
 const users = (url: string, bearer: string) => fetch(`${url}/api/v1/users`, { headers: { authorization: `Bearer ${bearer}` } });
 
+/** The messages of the warnings and errors a capturing logger received (pino level 40 and up). */
+const warningsIn = (lines: Array<Record<string, unknown>>) => lines.filter((line) => Number(line.level) >= 40).map((line) => line.msg);
+
 /** A unique key prefix per test, so that runs (and tests) never share counters. */
 const runPrefix = `invoice-api-test:${process.pid}:${randomUUID()}:`;
 const uniquePrefix = () => `${runPrefix}${randomUUID()}:`;
 
 describe('rate limits in memory', () => {
   const database = useTestDatabase('postgres', { name: 'http_rate_memory' });
+  const { logger, lines } = capturingLogger();
   let service: TestService;
 
   beforeAll(async () => {
-    service = await startTestService({ database: database(), env: smallLimits });
+    service = await startTestService({ database: database(), env: smallLimits, logger });
   });
   afterAll(() => service?.close());
 
@@ -38,6 +42,7 @@ describe('rate limits in memory', () => {
     expect(first.headers.get('ratelimit')).toMatch(/^"per-minute"; r=2; t=\d+, "per-hour"; r=4; t=\d+$/);
     const second = await search(service.url, bearer);
     expect(second.headers.get('ratelimit')).toMatch(/^"per-minute"; r=1; t=\d+, "per-hour"; r=3; t=\d+$/);
+    expect(warningsIn(lines())).toEqual([]);
   });
 
   it('answers 429 rate_limited with Retry-After once the minute budget is spent', async () => {
@@ -145,6 +150,28 @@ describe('rate limits in Redis', () => {
     const limited = await search(second.url, bearer);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('enforces the per-hour search budget beside the per-minute one, without a double-count warning', async () => {
+    const { logger, lines } = capturingLogger();
+    const client = await redisClient(redisUrl);
+    const service = await startTestService({
+      database: database(),
+      env: { ...smallLimits, RATE_LIMIT_SEARCH_PER_MINUTE: '100', RATE_LIMIT_SEARCH_PER_HOUR: '2' },
+      rateLimitStore: redisStores(client, uniquePrefix()),
+      logger,
+    });
+    services.push(service);
+    const bearer = await token({ clientId: `hourly-${randomUUID()}` });
+
+    for (let index = 0; index < 2; index += 1) expect((await search(service.url, bearer)).status).toBe(200);
+    const limited = await search(service.url, bearer);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"per-minute"; r=97; t=\d+, "per-hour"; r=0; t=\d+$/);
+    expect(((await limited.json()) as { message: string }).message).toMatch(/^Rate limit exceeded: 2 requests per hour /);
+    // Two policies of one operation count the same API key in two stores; neither may be mistaken for
+    // counting one request twice, nor be reported as a failed store.
+    expect(warningsIn(lines())).toEqual([]);
   });
 
   it('keeps separate budgets under separate key prefixes', async () => {
