@@ -83,13 +83,14 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     name: 'smoke',
     postgres: dataset(3_000),
     pglite: dataset(1_000),
-    measure: { requests: 30 },
+    measure: { requests: 20 },
     pgliteMeasure: { requests: 5 },
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(3_000),
     connections: 10,
-    abRounds: 3,
-    abWarmUpRequests: 200,
+    // Two rounds still print a median and a range, which is all the smoke run checks.
+    abRounds: 2,
+    abWarmUpRequests: 50,
   },
 };
 

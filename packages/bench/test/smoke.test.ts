@@ -28,7 +28,6 @@ describe('pnpm bench -- --smoke', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--smoke', '--drop', '--database', database], {
       cwd: packageDirectory,
       maxBuffer: 10 * 1024 * 1024,
-      timeout: 200_000,
     });
     for (const scenario of [...searchScenarios(profiles.smoke), getInvoiceScenario(1)]) {
       const cells = row(stdout, scenario.name);
