@@ -41,9 +41,16 @@ export function createAppData(api: ApiClient) {
     companyClients() {
       return queryClient.fetchQuery(queries.listCompanyClientsOptions());
     },
-    /** The account's deliveries, observed: refetched when a delivery write invalidates them. */
+    /** The account's deliveries, read once. */
+    deliveries() {
+      return queryClient.fetchQuery(queries.listDeliveriesOptions(deliveryListQuery));
+    },
+    /**
+     * The account's deliveries, observed once read: refetched when a delivery write invalidates them.
+     * It starts from what `deliveries()` read (no second read when it subscribes).
+     */
     deliveryList() {
-      return new QueryObserver(queryClient, queries.listDeliveriesOptions(deliveryListQuery));
+      return new QueryObserver(queryClient, { ...queries.listDeliveriesOptions(deliveryListQuery), refetchOnMount: false });
     },
     createDelivery(variables: MutationVariables['createDelivery']): Promise<{ delivery: Delivery }> {
       return new MutationObserver(queryClient, queries.createDeliveryMutation()).mutate(variables);

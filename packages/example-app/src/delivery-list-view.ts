@@ -3,7 +3,6 @@
 // the query refetches, and the observer redraws.
 import type { Delivery } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
-import { deliveryListQuery } from './data.js';
 import { h, render } from './dom.js';
 import { formatMoney } from './format.js';
 
@@ -37,15 +36,16 @@ export function mountDeliveryList(root: HTMLElement, context: AppContext): { loa
     );
   }
 
-  const list = context.data.deliveryList();
-  list.subscribe((result) => {
-    if (result.data) renderDeliveries(result.data.deliveries);
-  });
-
   render(root, h('h2', {}, 'Deliveries'), summary, table);
   return {
     async load() {
-      await context.run('Loading the deliveries', (data) => data.queryClient.fetchQuery(data.queries.listDeliveriesOptions(deliveryListQuery)));
+      const loaded = await context.run('Loading the deliveries', (data) => data.deliveries());
+      if (!loaded) return;
+      renderDeliveries(loaded.deliveries);
+      // Observed from now on: the query is active, so an invalidation refetches it and this redraws.
+      context.data.deliveryList().subscribe((result) => {
+        if (result.data) renderDeliveries(result.data.deliveries);
+      });
     },
   };
 }
