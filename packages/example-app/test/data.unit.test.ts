@@ -1,14 +1,15 @@
 // The app's data layer (src/data.ts) in Node on the client's generated MSW handlers (`setupServer`):
 // the invoice list pages by cursor, the detail is the getInvoice read, a delivery write refetches the
-// observed delivery list (and a failed one does not), and an invalid search is refused as the service
-// refuses it, in words the problem panel shows. The handlers answer the spec's examples, so every
+// observed delivery list (and a failed one does not), and an invalid search (what the form sends for what a user typed) is refused
+// as the service refuses it, in words the problem panel shows. The handlers answer the spec's examples, so every
 // expectation is read from the spec.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiCallError, createApiClient, type SuccessData } from '@invoice-api/client';
 import { createHandlers, operationHandlers } from '@invoice-api/client/msw';
 import type { OperationId } from '@invoice-api/contract';
-import { createAppData, type AppData } from '../src/data.js';
+import { toCriterion } from '../src/criteria.js';
+import { createAppData, type AppData, type InvoiceQuery } from '../src/data.js';
 import { problemFromFailure } from '../src/problems.js';
 import { firstExample } from './spec-examples.js';
 
@@ -44,7 +45,7 @@ function requestsTo(method: string, path: string) {
 
 const searchPath = '/api/v1/invoices/search';
 const deliveriesPath = '/2.0/delivery';
-const query = { criteria: [{ field: 'status', operator: '=', value: 'paid' }], order_by: 'amount', order_direction: 'asc', limit: 10 } as const;
+const query: InvoiceQuery = { criteria: [{ field: 'status', operator: '=', value: 'paid' }], order_by: 'amount', order_direction: 'asc', limit: 10 };
 
 describe('the example app data layer on the generated MSW handlers', () => {
   it('loads the invoice list by cursor: the first page without one, the next with the answer’s next_cursor', async () => {
@@ -102,7 +103,7 @@ describe('the example app data layer on the generated MSW handlers', () => {
   it('gets the service’s 400 for a criterion value it rejects, and shows its message and the field it names', async () => {
     const { queryClient, searchOptions } = freshData();
     const thrown: unknown = await queryClient
-      .fetchInfiniteQuery(searchOptions({ criteria: [{ field: 'amount', operator: '>', value: 'a lot' }], limit: 10 }))
+      .fetchInfiniteQuery(searchOptions({ criteria: [toCriterion({ field: 'amount', operator: '>', value: 'a lot' })], limit: 10 }))
       .catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(ApiCallError);
     const { result }: ApiCallError<OperationId> = thrown as ApiCallError<OperationId>;
