@@ -10,8 +10,9 @@ import { mountSearch } from './search-view.js';
 import './style.css';
 
 const config = readConfig(import.meta.env);
-if (config.mock === 'msw') {
-  // Loaded only in this mode, so a normal build carries neither MSW nor the handlers.
+// Read from import.meta.env itself (not `config`): Vite replaces it with the build's value, so a build
+// without VITE_API_MOCK=msw drops this branch and carries neither MSW nor the handlers.
+if (import.meta.env.VITE_API_MOCK === 'msw') {
   const { startMockWorker } = await import('./mock-worker.js');
   await startMockWorker(config.apiBaseUrl);
 }
