@@ -42,7 +42,7 @@ function sent(method: string, path: string): Request[] {
 }
 
 describe('the example app in MSW mode (the generated handlers in a service worker)', () => {
-  it('searches, loads a second page by cursor, opens an invoice, and refetches the delivery list after each delivery write', async () => {
+  it('searches, loads a second page by cursor, opens an invoice, refetches the delivery list after each delivery write, and shows a refused search', async () => {
     const user = new ExampleAppPage(page);
     const searchPage = firstExample<SuccessData<'searchInvoices'>>(searchPath, 'post', 200);
     const { total, next_cursor: nextCursor } = searchPage.pagination;
@@ -102,6 +102,14 @@ describe('the example app in MSW mode (the generated handlers in a service worke
     expect(sent('GET', deliveriesPath).length).toBe(listReads + 2);
     expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
     await screenshot(page, 'msw-2-issued');
+
+    // The handlers refuse what the service refuses, in its words: the panel shows their 400.
+    await user.addCriterion('amount', '>', 'a lot');
+    watch.expectErrorResponse({ method: 'POST', path: searchPath, status: 400 });
+    await user.search();
+    expect(await user.problem.getByRole('heading').innerText()).toBe('Search failed: 400 invalid_request');
+    expect(await user.problem.locator('.problem-detail').innerText()).toMatch(/^amount: /);
+    await screenshot(page, 'msw-3-refused');
 
     expect(watch.unexpected()).toEqual([]);
   });
