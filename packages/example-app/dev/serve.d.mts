@@ -8,6 +8,8 @@ export interface ExampleAppOptions {
   host?: string;
   watch?: boolean;
   logLevel?: 'info' | 'warn' | 'error' | 'silent';
+  /** `msw`: the generated MSW handlers answer at `apiBaseUrl` from a service worker (VITE_API_MOCK=msw). */
+  mock?: 'msw';
 }
 
 export interface RunningExampleApp {

@@ -15,8 +15,9 @@ export const appRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  * @param {string} [options.host]
  * @param {boolean} [options.watch]     reload the page when a source changes (default true); tests turn it off
  * @param {'info' | 'warn' | 'error' | 'silent'} [options.logLevel]
+ * @param {'msw'} [options.mock]        'msw': the generated MSW handlers answer at apiBaseUrl from a service worker
  */
-export async function startExampleApp({ apiBaseUrl, apiToken, port = 0, host = '127.0.0.1', watch = true, logLevel = 'warn' }) {
+export async function startExampleApp({ apiBaseUrl, apiToken, port = 0, host = '127.0.0.1', watch = true, logLevel = 'warn', mock }) {
   const server = await createServer({
     root: appRoot,
     configFile: join(appRoot, 'vite.config.ts'),
@@ -26,6 +27,7 @@ export async function startExampleApp({ apiBaseUrl, apiToken, port = 0, host = '
     define: {
       'import.meta.env.VITE_API_BASE_URL': JSON.stringify(apiBaseUrl),
       'import.meta.env.VITE_API_TOKEN': JSON.stringify(apiToken),
+      'import.meta.env.VITE_API_MOCK': JSON.stringify(mock ?? ''),
     },
     server: { host, port, strictPort: port !== 0, ...(watch ? {} : { hmr: false, watch: null }) },
   });

@@ -1,31 +1,41 @@
-// What every view shares: the client, the configuration, and one way to run a call so that each
-// failure is shown the same way (the problem panel) and each success may say what it did.
-import { createApiClient, type ApiClient } from '@invoice-api/client';
+// What every view shares: the data layer (queries and mutations), the configuration, and one way to
+// run a call so that each failure is shown the same way (the problem panel) and each success may say
+// what it did.
+import { ApiCallError, createApiClient } from '@invoice-api/client';
+import type { OperationId } from '@invoice-api/contract';
 import type { AppConfig } from './config.js';
+import { createAppData, type AppData } from './data.js';
 import { h, render } from './dom.js';
-import { problemFromException, problemFromFailure, type Failure, type Problem } from './problems.js';
-
-/** What any operation function of the client answers, seen from a caller that shows every failure alike. */
-export type Outcome<T> = { ok: true; data: T } | Failure;
+import { problemFromException, problemFromFailure, type Problem } from './problems.js';
 
 export interface AppContext {
   config: AppConfig;
-  api: ApiClient;
+  data: AppData;
   /**
-   * Runs one API call for a user's action. Clears the last problem; on failure shows the API's
-   * Error (or why there was no answer) and resolves undefined; on success resolves the data.
+   * Runs one API call for a user's action. Clears the last problem; on failure (the generated
+   * options throw the API's Error as an ApiCallError) shows it, or why there was no answer, and
+   * resolves undefined; on success resolves the data.
    */
-  run<T>(action: string, call: (api: ApiClient) => Promise<Outcome<T>>): Promise<T | undefined>;
+  run<T>(action: string, call: (data: AppData) => Promise<T>): Promise<T | undefined>;
   /** A short line in the status region, e.g. "Delivery LS-000061 issued". */
   announce(text: string): void;
 }
 
+/** An ApiCallError carries the API's Error body (every documented error is that one shape); anything else got no such answer. */
+function problemOf(action: string, thrown: unknown, apiBaseUrl: string): Problem {
+  if (!(thrown instanceof ApiCallError)) return problemFromException(action, thrown, apiBaseUrl);
+  const { result }: ApiCallError<OperationId> = thrown;
+  return problemFromFailure(action, result);
+}
+
 export function createAppContext(config: AppConfig, problemPanel: HTMLElement, statusLine: HTMLElement): AppContext {
-  const api = createApiClient({
-    baseUrl: config.apiBaseUrl,
-    // Asked before every request: where a real app would ask its sign-in library for a fresh token.
-    getToken: () => config.apiToken,
-  });
+  const data = createAppData(
+    createApiClient({
+      baseUrl: config.apiBaseUrl,
+      // Asked before every request: where a real app would ask its sign-in library for a fresh token.
+      getToken: () => config.apiToken,
+    }),
+  );
 
   function showProblem(problem: Problem | undefined): void {
     problemPanel.hidden = problem === undefined;
@@ -45,18 +55,16 @@ export function createAppContext(config: AppConfig, problemPanel: HTMLElement, s
   let pending = 0;
   return {
     config,
-    api,
+    data,
     async run(action, call) {
       showProblem(undefined);
       statusLine.textContent = '';
       pending += 1;
       document.body.setAttribute('aria-busy', 'true');
       try {
-        const result = await call(api);
-        if (result.ok) return result.data;
-        showProblem(problemFromFailure(action, result));
+        return await call(data);
       } catch (thrown) {
-        showProblem(problemFromException(action, thrown, config.apiBaseUrl));
+        showProblem(problemOf(action, thrown, config.apiBaseUrl));
       } finally {
         pending -= 1;
         if (pending === 0) document.body.removeAttribute('aria-busy');

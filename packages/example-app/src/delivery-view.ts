@@ -1,5 +1,7 @@
 // A delivery from draft to issued: pick a company client (listCompanyClients), add lines, create the
-// draft (createDelivery), then issue it (issueDelivery) with the draft's contact, lines and date.
+// draft (createDelivery), then issue it (issueDelivery) with the draft's contact, lines and date. Both
+// writes are the generated mutations: their onSuccess invalidates the delivery list, which refetches
+// and redraws here (the account's deliveries) without a reload.
 import type { CompanyClient, Delivery, DeliveryItemInput } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
 import { h, option, render } from './dom.js';
@@ -93,7 +95,7 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
       unit_price: line.unitPrice.valueAsNumber,
     }));
     const body = { contact_id: Number(contact.value), items, ...(deliveryDate.value ? { delivery_date: deliveryDate.value } : {}) };
-    const created = await context.run('Creating the delivery', (api) => api.createDelivery(body));
+    const created = await context.run('Creating the delivery', (data) => data.createDelivery({ body }));
     if (!created) return;
     renderDelivery(created.delivery);
     context.announce(`Delivery ${created.delivery.delivery_nr} created as a draft`);
@@ -106,7 +108,7 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
       items: draft.items.map(({ item_id, quantity, unit_price }) => ({ item_id, quantity, unit_price })),
       ...(draft.delivery_date ? { delivery_date: draft.delivery_date } : {}),
     };
-    const issued = await context.run('Issuing the delivery', (api) => api.issueDelivery(body));
+    const issued = await context.run('Issuing the delivery', (data) => data.issueDelivery({ body }));
     if (!issued) return;
     renderDelivery(issued);
     context.announce(`Delivery ${issued.delivery_nr} issued`);
@@ -137,7 +139,7 @@ export function mountDelivery(root: HTMLElement, context: AppContext): { loadCli
 
   return {
     async loadClients() {
-      const clients = await context.run('Loading the company clients', (api) => api.listCompanyClients());
+      const clients = await context.run('Loading the company clients', (data) => data.companyClients());
       if (clients) render(contact, ...clients.company_clients.map((client: CompanyClient) => option(String(client.id), `${client.name} (#${client.id})`)));
     },
   };

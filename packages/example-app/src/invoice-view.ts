@@ -1,4 +1,5 @@
-// One invoice's detail, read with getInvoice (so it is current, not the search row's copy).
+// One invoice's detail, read with the generated getInvoiceOptions (so it is current, not the search
+// row's copy, and cached under the key an invoice write invalidates).
 import type { Invoice } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
 import { h, render } from './dom.js';
@@ -40,7 +41,7 @@ export function mountInvoiceDetail(root: HTMLElement, context: AppContext): { sh
 
   return {
     async show(invoiceId) {
-      const result = await context.run('Opening the invoice', (api) => api.getInvoice(invoiceId));
+      const result = await context.run('Opening the invoice', (data) => data.invoice(invoiceId));
       if (result) renderInvoice(result.invoice);
     },
   };

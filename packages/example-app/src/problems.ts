@@ -3,12 +3,17 @@
 import { UnexpectedResponseError } from '@invoice-api/client';
 import type { ApiError } from '@invoice-api/contract';
 
-/** A failed call as the client answers it: every documented error body is the spec's one `Error` shape. */
+/** A failed call as the client answers it: a documented error body, nearly always the spec's `Error`. */
 export interface Failure {
-  ok: false;
   status: number;
   requestId: string;
-  error: ApiError;
+  error: unknown;
+}
+
+function isApiError(body: unknown): body is ApiError {
+  return (
+    typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' && 'message' in body && typeof body.message === 'string'
+  );
 }
 
 export interface Problem {
@@ -26,7 +31,7 @@ export interface Problem {
 export function problemFromFailure(action: string, failure: Failure): Problem {
   const { error } = failure;
   // Something between the page and the API (a gateway, a proxy) may answer in another shape.
-  if (typeof error.error !== 'string' || typeof error.message !== 'string') {
+  if (!isApiError(error)) {
     return { action, title: `${failure.status} (not the API's Error shape)`, message: JSON.stringify(error).slice(0, 500), requestId: failure.requestId };
   }
   return {

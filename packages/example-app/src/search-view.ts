@@ -1,7 +1,9 @@
-// Invoice search: criteria rows (fields and operators from the spec), sorting by a column header,
-// paging with the total the API counted, and a click on an invoice number to open its detail.
+// Invoice search: criteria rows (fields and operators from the spec), sorting by a column header, an
+// infinite list by cursor ("Load more" fetches the page after the last, with the API's next_cursor)
+// with the total the API counted, and a click on an invoice number to open its detail.
 import type { Invoice, InvoiceSearchResult, SortField } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
+import type { InvoiceQuery } from './data.js';
 import { defaultSearch, operatorsOf, searchableFields, toCriterion, valueHint, type CriterionInput } from './criteria.js';
 import { h, option, render } from './dom.js';
 import { formatMoney, formatTimestamp } from './format.js';
@@ -32,11 +34,10 @@ interface SearchState {
   orderBy: SortField;
   direction: 'asc' | 'desc';
   limit: number;
-  offset: number;
 }
 
 export function mountSearch(root: HTMLElement, context: AppContext, openInvoice: (id: number) => void): { search: () => Promise<void> } {
-  const state: SearchState = { criteria: [], orderBy: defaultSearch.order_by, direction: defaultSearch.order_direction, limit: pageSizes[0], offset: 0 };
+  const state: SearchState = { criteria: [], orderBy: defaultSearch.order_by, direction: defaultSearch.order_direction, limit: pageSizes[0] };
   const criteriaList = h('div', { attrs: { class: 'criteria' } });
   const pageSize = h(
     'select',
@@ -45,7 +46,6 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
       on: {
         change: () => {
           state.limit = Number(pageSize.value);
-          state.offset = 0;
           void search();
         },
       },
@@ -75,7 +75,6 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
       on: {
         submit: (event) => {
           event.preventDefault();
-          state.offset = 0;
           void search();
         },
       },
@@ -107,15 +106,13 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
   function sortBy(field: SortField): void {
     state.direction = state.orderBy === field && state.direction === 'asc' ? 'desc' : 'asc';
     state.orderBy = field;
-    state.offset = 0;
     void search();
   }
 
-  function renderResult(result: InvoiceSearchResult): void {
-    // Paging follows what the API says it applied, not what was asked.
-    const { total, offset, limit } = result.pagination;
-    const shown = result.data.length;
-    summary.textContent = total === 0 ? 'No invoices match.' : `Showing ${offset + 1}–${offset + shown} of ${total} invoices`;
+  function renderResult(pages: readonly InvoiceSearchResult[], hasMore: boolean): void {
+    const total = pages[0]?.pagination.total ?? 0;
+    const invoices = pages.flatMap((page) => page.data);
+    summary.textContent = total === 0 ? 'No invoices match.' : `Showing 1–${invoices.length} of ${total} invoices`;
     render(
       table,
       h(
@@ -142,55 +139,40 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
       h(
         'tbody',
         {},
-        ...result.data.map((invoice) =>
+        ...invoices.map((invoice) =>
           h('tr', {}, ...columns.map((column) => h('td', { attrs: { 'data-field': column.field } }, column.cell(invoice, openInvoice)))),
         ),
       ),
     );
-    const pages = Math.max(1, Math.ceil(total / limit));
-    const page = Math.floor(offset / limit) + 1;
     render(
       pager,
-      h(
-        'button',
-        {
-          attrs: { type: 'button', disabled: offset === 0 },
-          on: {
-            click: () => {
-              state.offset = Math.max(0, offset - limit);
-              void search();
-            },
-          },
-        },
-        'Previous',
-      ),
-      h('span', {}, ` Page ${page} of ${pages} `),
-      h(
-        'button',
-        {
-          attrs: { type: 'button', disabled: !result.pagination.has_more },
-          on: {
-            click: () => {
-              state.offset = offset + limit;
-              void search();
-            },
-          },
-        },
-        'Next',
-      ),
+      h('span', {}, ` ${pages.length} ${pages.length === 1 ? 'page' : 'pages'} loaded `),
+      h('button', { attrs: { type: 'button', disabled: !hasMore }, on: { click: () => void loadMore() } }, 'Load more'),
     );
   }
 
+  function currentQuery(): InvoiceQuery {
+    return { criteria: state.criteria.map(toCriterion), order_by: state.orderBy, order_direction: state.direction, limit: state.limit };
+  }
+
+  // One observer for the page's life: a new search points it at another key; the pages it holds are
+  // drawn whenever they change (a search, "Load more", or a refetch after a write invalidated them).
+  const list = context.data.invoiceList(currentQuery());
+  list.subscribe((result) => {
+    if (result.data) renderResult(result.data.pages, result.hasNextPage);
+  });
+
   async function search(): Promise<void> {
-    const body = {
-      criteria: state.criteria.map(toCriterion),
-      order_by: state.orderBy,
-      order_direction: state.direction,
-      limit: state.limit,
-      offset: state.offset,
-    };
-    const result = await context.run('Search', (api) => api.searchInvoices(body));
-    if (result) renderResult(result);
+    const options = context.data.searchOptions(currentQuery());
+    list.setOptions(options);
+    await context.run('Search', (data) => data.queryClient.fetchInfiniteQuery(options));
+  }
+
+  async function loadMore(): Promise<void> {
+    await context.run('Loading more invoices', async () => {
+      const result = await list.fetchNextPage();
+      if (result.isError) throw result.error;
+    });
   }
 
   render(root, h('h2', {}, 'Invoices'), form, summary, table, pager);

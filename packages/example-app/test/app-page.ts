@@ -61,13 +61,29 @@ export class ExampleAppPage {
     return this.page.getByRole('columnheader', { name: new RegExp(`^${column}`) }).getAttribute('aria-sort');
   }
 
-  async nextPage(): Promise<void> {
-    await this.page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+  /** "Load more": the invoice list fetches the page after its last, by cursor. */
+  async loadMore(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Load more' }).click();
     await this.idle();
   }
 
-  async pageLabel(): Promise<string> {
+  /** "2 pages loaded" */
+  async loadedLabel(): Promise<string> {
     return (await this.page.getByRole('navigation', { name: 'Pages' }).locator('span').innerText()).trim();
+  }
+
+  async canLoadMore(): Promise<boolean> {
+    return this.page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Load more' }).isEnabled();
+  }
+
+  /** The deliveries list's line, e.g. "12 deliveries: 3 drafts, 9 issued". */
+  get deliveriesSummary(): Locator {
+    return this.page.locator('.deliveries-summary');
+  }
+
+  /** The delivery numbers of the latest deliveries shown, newest first. */
+  async latestDeliveries(): Promise<string[]> {
+    return this.page.locator('table.deliveries td[data-field="delivery_nr"]').allInnerTexts();
   }
 
   /** The text of one column for every row shown, top to bottom. */
@@ -75,8 +91,9 @@ export class ExampleAppPage {
     return this.page.locator(`table.invoices td[data-field="${field}"]`).allInnerTexts();
   }
 
+  /** Clicks the invoice's number (its first row: the stateless MSW handlers answer every page alike). */
   async openInvoice(invoiceNumber: string): Promise<void> {
-    await this.page.getByRole('button', { name: invoiceNumber, exact: true }).click();
+    await this.page.getByRole('button', { name: invoiceNumber, exact: true }).first().click();
     await this.idle();
   }
 

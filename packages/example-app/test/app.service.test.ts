@@ -48,7 +48,7 @@ function shownAmount(text: string): number {
 }
 
 describe('the example app against the service', () => {
-  it('searches with a criterion, sorts, pages with the exact total, opens an invoice, and creates and issues a delivery', async () => {
+  it('searches with a criterion, sorts, loads a second page by cursor with the exact total, opens an invoice, and creates and issues a delivery the list then shows', async () => {
     const user = new ExampleAppPage(page);
     const everything = await expectOk(api.searchInvoices({ limit: 1 }));
     await user.open(app.url);
@@ -69,11 +69,14 @@ describe('the example app against the service', () => {
     const amounts = (await user.column('amount')).map(shownAmount);
     expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
 
-    await user.nextPage();
-    expect(await user.summary.innerText()).toBe(`Showing 11–20 of ${paidTotal} invoices`);
-    expect(await user.pageLabel()).toBe(`Page 2 of ${Math.ceil(paidTotal / 10)}`);
-    const secondPage = await expectOk(api.searchInvoices({ criteria: paid, order_by: 'amount', order_direction: 'asc', limit: 10, offset: 10 }));
-    expect(await user.column('invoice_number')).toEqual(secondPage.data.map((invoice) => invoice.invoice_number));
+    // "Load more": the second page by the first page's cursor, under the first.
+    await user.loadMore();
+    expect(await user.summary.innerText()).toBe(`Showing 1–20 of ${paidTotal} invoices`);
+    expect(await user.loadedLabel()).toBe('2 pages loaded');
+    const secondPage = await expectOk(
+      api.searchInvoices({ criteria: paid, order_by: 'amount', order_direction: 'asc', limit: 10, cursor: firstPage.pagination.next_cursor ?? '' }),
+    );
+    expect(await user.column('invoice_number')).toEqual([...firstPage.data, ...secondPage.data].map((invoice) => invoice.invoice_number));
     await screenshot(page, 'service-1-search');
 
     const chosen = secondPage.data[0]!;
@@ -89,6 +92,15 @@ describe('the example app against the service', () => {
     expect(shownAmount((await user.detailRows()).Amount ?? '')).toBe(invoice.amount);
     await screenshot(page, 'service-2-invoice');
 
+    const deliveriesBefore = (await expectOk(api.listDeliveries({ limit: 1000 }))).deliveries;
+    const draftsBefore = deliveriesBefore.filter((delivery) => delivery.status === 'draft').length;
+    const listLine = (count: number, drafts: number) => `${count} deliveries: ${drafts} drafts, ${count - drafts} issued`;
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(deliveriesBefore.length, draftsBefore));
+    // Marks this document: a reload would drop the mark.
+    await page.evaluate(() => {
+      document.body.dataset.loadedOnce = 'yes';
+    });
+
     const { company_clients: clients } = await expectOk(api.listCompanyClients());
     expect(await user.contactOptions()).toEqual(clients.map((client) => `${client.name} (#${client.id})`));
     await page.getByLabel('Delivery date').fill('2026-12-01');
@@ -103,11 +115,16 @@ describe('the example app against the service', () => {
     // 3 x 19.99 + 2.5 x 4.10, each line rounded half-up to cents, summed by the service.
     expect(await user.delivery.innerText()).toContain(`contact #${clients[0]!.id} · date 2026-12-01 · total 70.22`);
     expect(await user.statusLine.innerText()).toBe(`Delivery ${deliveryNr} created as a draft`);
+    // The create mutation invalidated the delivery list: it shows the draft, without a reload.
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(deliveriesBefore.length + 1, draftsBefore + 1));
+    expect((await user.latestDeliveries())[0]).toBe(deliveryNr);
 
     await user.issueDelivery();
     expect(await user.problem.isHidden()).toBe(true);
     expect(await user.delivery.locator('.delivery-status').innerText()).toBe('ISSUED');
     expect(await user.statusLine.innerText()).toBe(`Delivery ${deliveryNr} issued`);
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(deliveriesBefore.length + 1, draftsBefore));
+    expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
     const { deliveries } = await expectOk(api.listDeliveries({ limit: 1000 }));
     expect(deliveries.find((delivery) => delivery.delivery_nr === deliveryNr)).toMatchObject({ status: 'issued', total_amount: 70.22 });
     await screenshot(page, 'service-3-issued');
@@ -139,15 +156,16 @@ describe('the example app against the service', () => {
     const otherPage = await browser.newPage();
     try {
       const otherWatch = watchPage(otherPage);
-      // Both reads are safe, so the client tries each three times (its default) before it gives up.
+      // The three reads are safe, so the client tries each three times (its default) before it gives up.
       for (let attempt = 1; attempt <= 3; attempt += 1) {
         otherWatch.expectBlockedRequest({ method: 'POST', path: '/api/v1/invoices/search' });
         otherWatch.expectBlockedRequest({ method: 'GET', path: '/api/v1/company_clients' });
+        otherWatch.expectBlockedRequest({ method: 'GET', path: '/2.0/delivery' });
       }
       const user = new ExampleAppPage(otherPage);
       await user.open(elsewhere.url);
-      // Each call clears the last problem: the panel shows the page's last call, the clients.
-      expect(await user.problem.getByRole('heading').innerText()).toBe('Loading the company clients failed: No answer');
+      // Each call clears the last problem: the panel shows the page's last call, the deliveries.
+      expect(await user.problem.getByRole('heading').innerText()).toBe('Loading the deliveries failed: No answer');
       const message = await user.problem.locator('.problem-message').innerText();
       expect(message).toContain(`Is the API at ${service.url} running, and does it allow this page's origin (${elsewhere.url}) in CORS_ORIGINS?`);
       await screenshot(otherPage, 'service-5-cors-refused');

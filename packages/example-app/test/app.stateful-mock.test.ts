@@ -1,7 +1,8 @@
 // The example app in Chromium against the stateful mock (`pnpm mock:stateful`), the way a frontend team
 // runs it: no CORS setting anywhere (the app's origin is a local one), the printed kind of development
-// token, and state that holds across calls: an invoice created from Node is found by the page's
-// search, a delivery issued in the page stays issued, and POST /__mock/reset brings the fixture back.
+// token, and state that holds across calls: the invoice list loads a second page by cursor, an invoice
+// created from Node is found by the page's search, a delivery created and issued in the page shows in
+// its delivery list without a reload and stays issued, and POST /__mock/reset brings the fixture back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,11 +44,16 @@ afterAll(async () => {
 });
 
 describe('the example app against the stateful mock', () => {
-  it('finds an invoice created from Node, issues a delivery that stays issued, and shows the fixture again after a reset', async () => {
+  it('loads a second page by cursor, finds an invoice created from Node, lists and issues a delivery that stays issued, and shows the fixture again after a reset', async () => {
     const user = new ExampleAppPage(page);
     const fixtureTotal = (await expectOk(api.searchInvoices({ limit: 1 }))).pagination.total;
     await user.open(app.url);
     expect(await user.summary.innerText()).toBe(`Showing 1–10 of ${fixtureTotal} invoices`);
+    const firstPage = await expectOk(api.searchInvoices({ limit: 10 }));
+    const secondPage = await expectOk(api.searchInvoices({ limit: 10, cursor: firstPage.pagination.next_cursor ?? '' }));
+    await user.loadMore();
+    expect(await user.summary.innerText()).toBe(`Showing 1–20 of ${fixtureTotal} invoices`);
+    expect(await user.column('invoice_number')).toEqual([...firstPage.data, ...secondPage.data].map((invoice) => invoice.invoice_number));
 
     const [client] = (await expectOk(api.listCompanyClients())).company_clients;
     const { invoice } = await expectOk(
@@ -59,12 +65,25 @@ describe('the example app against the stateful mock', () => {
     expect(await user.column('invoice_number')).toEqual([invoice.invoice_number]);
     await screenshot(page, 'stateful-mock-1-created-found');
 
+    const fixtureDeliveries = (await expectOk(api.listDeliveries({ limit: 1000 }))).deliveries;
+    const fixtureDrafts = fixtureDeliveries.filter((delivery) => delivery.status === 'draft').length;
+    const listLine = (count: number, drafts: number) => `${count} deliveries: ${drafts} drafts, ${count - drafts} issued`;
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(fixtureDeliveries.length, fixtureDrafts));
+    // Marks this document: a reload would drop the mark.
+    await page.evaluate(() => {
+      document.body.dataset.loadedOnce = 'yes';
+    });
     await page.getByLabel('Delivery date').fill('2026-12-01');
     await user.fillDeliveryLine(1, 5001, 2, 10.5);
     await user.createDraft();
     const deliveryNr = (await user.delivery.getByRole('heading').innerText()).replace('Delivery ', '');
+    // The create mutation invalidated the delivery list: it refetched and shows the draft.
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(fixtureDeliveries.length + 1, fixtureDrafts + 1));
+    expect((await user.latestDeliveries())[0]).toBe(deliveryNr);
     await user.issueDelivery();
     expect(await user.delivery.locator('.delivery-status').innerText()).toBe('ISSUED');
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(fixtureDeliveries.length + 1, fixtureDrafts));
+    expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
     const issued = (await expectOk(api.listDeliveries({ limit: 1000 }))).deliveries.find((delivery) => delivery.delivery_nr === deliveryNr);
     expect(issued).toMatchObject({ status: 'issued', total_amount: 21 });
     expect(await expectOk(api.getDelivery(issued?.id ?? 0))).toMatchObject({ delivery: { status: 'issued', total_amount: 21 } });
@@ -74,6 +93,7 @@ describe('the example app against the stateful mock', () => {
     expect(reset.status).toBe(200);
     await user.open(app.url);
     expect(await user.summary.innerText()).toBe(`Showing 1–10 of ${fixtureTotal} invoices`);
+    expect(await user.deliveriesSummary.innerText()).toBe(listLine(fixtureDeliveries.length, fixtureDrafts));
     expect((await api.getDelivery(issued?.id ?? 0)).status).toBe(404);
     expect((await api.getInvoice(invoice.id)).status).toBe(404);
     await screenshot(page, 'stateful-mock-3-reset');

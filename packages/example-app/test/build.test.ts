@@ -1,7 +1,8 @@
 // The production bundle: what a frontend team deploys. It must build, carry the configured API
 // address, and hold nothing that only runs in Node (the contract's spec loader stays out through its
 // `browser` export condition).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
@@ -9,7 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { appRoot } from '../dev/serve.mjs';
 
 const outDir = mkdtempSync(join(tmpdir(), 'example-app-build-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const mswOutDir = mkdtempSync(join(tmpdir(), 'example-app-build-msw-'));
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(mswOutDir, { recursive: true, force: true });
+});
 
 describe('vite build', () => {
   it('bundles the app for the browser with its configured API and no Node module', async () => {
@@ -38,5 +43,21 @@ describe('vite build', () => {
     expect(validators).toHaveLength(1);
     expect(html).not.toContain(validators[0]);
     expect(bundle).not.toContain('must NOT have additional properties');
+    // Without VITE_API_MOCK=msw, neither MSW nor its worker script is shipped.
+    expect(scripts.filter((name) => name.startsWith('mock-worker-'))).toEqual([]);
+    expect(existsSync(join(outDir, 'mockServiceWorker.js'))).toBe(false);
+  });
+
+  it("in MSW mode, ships MSW's own worker script, as installed, and the handlers in a chunk of their own", async () => {
+    await build({
+      root: appRoot,
+      configFile: join(appRoot, 'vite.config.ts'),
+      logLevel: 'error',
+      define: { 'import.meta.env.VITE_API_MOCK': JSON.stringify('msw') },
+      build: { outDir: mswOutDir, emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+    });
+    const installed = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js');
+    expect(readFileSync(join(mswOutDir, 'mockServiceWorker.js'), 'utf8')).toBe(readFileSync(installed, 'utf8'));
+    expect(readdirSync(join(mswOutDir, 'assets')).filter((name) => name.startsWith('mock-worker-'))).toHaveLength(1);
   });
 });

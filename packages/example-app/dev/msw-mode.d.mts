@@ -1,0 +1,4 @@
+// Types for msw-mode.mjs.
+import type { Plugin } from 'vite';
+
+export declare function mswMode(): Plugin;
