@@ -30,10 +30,11 @@ let scratch: string;
 let keyFile: string;
 let tokenLine: string;
 
-// pnpm and npm read `npm_*` variables as configuration: those of the pnpm running this test stay out.
+// pnpm and npm read `npm_*` and `pnpm_*` variables as configuration: those of the pnpm running this
+// test stay out (under `pnpm test`, pnpm_config_verify_deps_before_run would turn the install off).
 // Offline: the pnpm store has every package, and a test never reaches the registry.
 function childEnv(): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name));
+  const inherited = Object.entries(process.env).filter(([name]) => !/^p?npm_/i.test(name));
   return { ...Object.fromEntries(inherited), NODE_OPTIONS: '', FORCE_COLOR: '0', DEV_KEY_FILE: keyFile, npm_config_offline: 'true' };
 }
 
