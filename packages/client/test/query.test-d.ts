@@ -4,7 +4,7 @@
 // getQueryData), so options that decayed to `unknown` or `any` fail here.
 import { type InfiniteData, MutationObserver, QueryClient, QueryObserver } from '@tanstack/query-core';
 import { expectTypeOf } from 'vitest';
-import type { ApiError, components, Delivery, InvoiceSearchResult, OperationId } from '@invoice-api/contract';
+import type { ApiError, components, Delivery, InvoiceSearchResult, OperationId, operationTable } from '@invoice-api/contract';
 import { createApiClient } from '../src/index.js';
 import { ApiCallError, createQueryOptions, type MutationVariables, type OperationError, type QueryOptions } from '../src/query/index.js';
 
@@ -15,17 +15,21 @@ const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', token: 't' });
 const q = createQueryOptions(api);
 const queryClient = new QueryClient();
 
-// Every read has options and a key, every paged read an infinite list, every write a mutation.
-type Read =
-  | 'searchInvoices'
-  | 'getInvoice'
-  | 'listUsers'
-  | 'getUser'
-  | 'listCompanyClients'
-  | 'getCompanyClient'
-  | 'listDeliveries'
-  | 'getDelivery'
-  | 'getHealth';
+// Every read has options and a key, every paged read an infinite list, every write a mutation. What a
+// read is comes from the operation table, as the generator decides it (a GET, or only :read scopes),
+// so an operation the spec adds is held to the same rule.
+type Table = typeof operationTable;
+type ReadOnlyScopes<K extends OperationId> = Table[K]['scopes'][number] extends `${string}:read` ? true : false;
+type Read = {
+  [K in OperationId]: Table[K]['method'] extends 'GET' | 'HEAD'
+    ? K
+    : Table[K]['scopes'] extends readonly []
+      ? never
+      : ReadOnlyScopes<K> extends true
+        ? K
+        : never;
+}[OperationId];
+expectTypeOf<'searchInvoices' | 'getInvoice' | 'listDeliveries'>().toExtend<Read>();
 type Write = Exclude<OperationId, Read>;
 expectTypeOf<Exclude<`${Read}Options` | `${Read}QueryKey`, keyof QueryOptions>>().toEqualTypeOf<never>();
 expectTypeOf<Exclude<`${Write}Mutation`, keyof QueryOptions>>().toEqualTypeOf<never>();
