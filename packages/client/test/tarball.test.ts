@@ -199,10 +199,12 @@ describe('the packed client, installed with npm in a project outside the workspa
     expect((summary as { validatedUsers: number }).validatedUsers).toBe((summary as { users: number }).users);
   }, 120_000);
 
-  it('runs setupServer(...createHandlers()) with an override from msw installed beside it, type-checked strictly', async () => {
+  it('runs the TanStack Query calls, then an override, on setupServer(...createHandlers()) with msw installed beside it, type-checked strictly', async () => {
     await passingStep('tsc, strict, nodenext, with msw', process.execPath, [tsc, '-p', 'tsconfig.msw.json'], join(scratch, 'consumer'));
     const output = await passingStep('run the MSW handlers in Node', process.execPath, ['out-node/msw-main.js'], join(scratch, 'consumer'));
     expect(lastJsonLine(output)).toEqual({
+      // The same TanStack Query calls as against the mock: three pages, the first without a cursor.
+      query: { pages: 3, cursors: [null, expect.any(String), expect.any(String)], invoiceNumber: expect.any(String), searchInvalidated: true },
       searchStatus: 200,
       invoices: expect.any(Number),
       getInvoiceStatus: 404,
