@@ -299,7 +299,8 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
     const db = database().db;
     const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) } });
     expect((await migrator.migrateTo('0006_account_invoices_version')).error).toBeUndefined();
-    const [first, second] = await testAccounts();
+    // Created side by side: their ids come in no particular order, the counts below are read by id.
+    const [first, second] = [...(await testAccounts())].sort((a, b) => a.accountId - b.accountId);
     // Written while no trigger keeps counts.
     await insertRaw(db, [first!.accountId, second!.accountId], 4, 'sent', 'CHF');
     await insertRaw(db, [second!.accountId], 2, 'paid', 'USD');
