@@ -60,8 +60,9 @@ function step(title: string, command: string, args: string[], cwd: string): Prom
   });
 }
 
-async function passingStep(title: string, command: string, args: string[], cwd: string): Promise<string> {
-  const result = await step(title, command, args, cwd);
+async function passingStep(title: string, command: string, args: string[], cwd: string, attempts = 1): Promise<string> {
+  let result = await step(title, command, args, cwd);
+  for (let attempt = 1; attempt < attempts && result.code !== 0; attempt += 1) result = await step(`${title} (again)`, command, args, cwd);
   if (result.code !== 0) throw new Error(`${title} failed (exit ${result.code}):\n${result.output}`);
   return result.output;
 }
@@ -135,6 +136,8 @@ describe('the packed client, installed with npm in a project outside the workspa
         queryCore,
       ],
       project,
+      // The registry is a network away: one failed fetch is tried again before the step fails.
+      2,
     );
   }, 240_000);
 
