@@ -1,7 +1,7 @@
 // The API designer's loop, end to end, in a scratch copy of the repository (its tracked and
 // untracked, not ignored, files, installed offline from the local pnpm store):
-//   add an operation to the spec -> `pnpm generate` -> `pnpm typecheck` fails naming it in the
-//   server (and still checks every package) -> `pnpm scaffold` -> `pnpm typecheck` passes -> the mock
+//   add an operation to the spec -> `pnpm generate` -> the server's typecheck fails naming it ->
+//   `pnpm scaffold` -> the server's typecheck passes -> the mock
 //   answers the operation's example -> the generated client calls it against the mock -> the service
 //   answers it spec-valid (through Prism's validation proxy, no violation).
 // Each step is printed; any step that breaks fails the test with that step's output.
@@ -102,8 +102,8 @@ interface StepResult {
   output: string;
 }
 
-// Upper bounds, not waits (the one test here has 15 minutes, its install 5): an offline install, a
-// full typecheck, the server's typecheck, Prism twice and the service take about 100 s on two idle
+// Upper bounds, not waits (the one test here has 15 minutes, its install 5): an offline install, the
+// server's typecheck twice, Prism twice and the service take about a minute on two idle
 // cores and several times that when other work shares them; the bounds only end a hung step.
 let scratch: string;
 const running: Array<RunningPrism | RunningService> = [];
@@ -167,15 +167,12 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
       `${newOperationId}: (reportId: PathParameter<'${newOperationId}', 'report_id'>, query?: QueryParams<'${newOperationId}'>, opts?: CallOptions)`,
     );
 
-    const broken = step('typecheck (must fail)', 'npx', [...pnpm, 'typecheck']);
+    // What the new operation touches is the server's handler table: its typecheck is the designer's
+    // answer (the workspace-wide `pnpm typecheck` checks the same server sources again in every
+    // package that imports them, for no new message).
+    const broken = step('typecheck of the server (must fail)', 'npx', [...pnpm, '--filter', './packages/server', 'typecheck']);
     expectStep(broken, 'fails');
     expect(broken.output).toMatch(new RegExp(`src/operations/index\\.ts\\(\\d+,\\d+\\): error TS2741: Property '${newOperationId}' is missing`));
-    // No bail: every package was checked to the end, not only up to the first failure.
-    for (const name of ['bench', 'client', 'contract', 'contract-tests', 'robustness', 'server'])
-      expect(broken.output).toMatch(new RegExp(`packages/${name} typecheck: (Done|Failed)\n`));
-    expect(broken.output).toContain('packages/server typecheck: Failed');
-    // What the new operation touches: the server, and the packages that compile its sources with their own.
-    const failedPackages = [...broken.output.matchAll(/packages\/([\w-]+) typecheck: Failed\n/g)].map((match) => `./packages/${match[1]}`);
 
     const scaffolded = step('scaffold', 'npx', [...pnpm, 'scaffold']);
     expectStep(scaffolded, 'passes');
@@ -184,10 +181,7 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     );
     expect(step('scaffold again writes nothing', 'npx', [...pnpm, 'scaffold']).output).toContain('nothing written');
 
-    // Every package the full check above passed is unchanged by the scaffold (it writes server code
-    // only): checking again the packages that failed is the whole answer, at a fraction of the cost.
-    const filters = failedPackages.flatMap((directory) => ['--filter', directory]);
-    expectStep(step('typecheck of the packages that failed (must pass)', 'npx', [...pnpm, ...filters, 'typecheck']), 'passes');
+    expectStep(step('typecheck of the server (must pass)', 'npx', [...pnpm, '--filter', './packages/server', 'typecheck']), 'passes');
 
     writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-call.ts'), callScript);
     const spec = join(scratch, 'packages/contract/generated/openapi.yaml');
