@@ -10,6 +10,7 @@
 // Every step is lenient: a warm-up request is not meant to be valid, it only has to reach the
 // request validator (which compiles before it validates). Answers are checked by validators compiled
 // at generate time (answer-check.ts): nothing to warm.
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest, Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
@@ -110,10 +111,19 @@ function lenient(middleware: RequestHandler): RequestHandler {
   };
 }
 
+/**
+ * A W3C trace context whose sampled flag is off: with tracing on, the SDK's default parent-based
+ * sampler records nothing for the request it arrives with, so the warm-up leaves no traces in the
+ * operator's backend (dozens of spans per start otherwise). With tracing off, nothing reads it.
+ */
+function unsampledTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
+}
+
 function send(port: number, agent: Agent, warmUp: WarmUpRequest): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const body = warmUp.contentType === undefined ? undefined : '{}';
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', traceparent: unsampledTraceparent() };
     if (warmUp.contentType !== undefined) headers['content-type'] = warmUp.contentType;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const request = httpRequest({ host: '127.0.0.1', port, method: warmUp.method, path: warmUp.path, agent, headers, timeout: 60_000 }, (response) => {

@@ -79,9 +79,13 @@ async function startTracedService(env: Record<string, string>): Promise<TracedSe
   };
 }
 
+/** Every trace a test request started: the receiver must hold no other. */
+const tracesStartedByTests = new Set<string>();
+
 /** A caller's span context, as a W3C traceparent, with its ids. */
 function callerContext(): { traceId: string; spanId: string; traceparent: string } {
   const traceId = randomBytes(16).toString('hex');
+  tracesStartedByTests.add(traceId);
   const spanId = randomBytes(8).toString('hex');
   return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` };
 }
@@ -264,6 +268,16 @@ describe.each(engines)('tracing on %s', (engine: Engine) => {
       attributes: expect.objectContaining({ 'http.response.status_code': 400 }),
     });
     expect(spans.filter((span) => span.attributes['db.system.name'] === 'postgresql')).toEqual([]);
+  });
+
+  it('makes no trace of its start: the warm-up requests to the validators are not sampled', async () => {
+    // The warm-up runs before the service listens and the exporter sends spans in the order they end,
+    // so by the time this request's trace has arrived, any span of the start has arrived before it.
+    const caller = callerContext();
+    expect((await call('GET', '/healthz', caller)).status).toBe(200);
+    await receiver.trace(caller.traceId, hasServerSpan);
+    const foreign = receiver.spans().filter((span) => !tracesStartedByTests.has(span.traceId));
+    expect(foreign.map((span) => `${span.name} ${String(span.attributes['url.path'] ?? '')}`)).toEqual([]);
   });
 
   it("has express's route spans for the routes express matches itself", async () => {
