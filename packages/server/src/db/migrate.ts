@@ -25,6 +25,21 @@ const provider: MigrationProvider = {
   getMigrations: async () => ({ ...migrations }),
 };
 
+/**
+ * Undoes every applied migration after `name` (their `down`s, newest first): the schema an older
+ * checkout knows, e.g. for the benchmark's before/after against it. Throws as `migrate` does.
+ */
+export async function migrateDownTo(database: Database, name: string): Promise<MigrationResultSet> {
+  if (!Object.hasOwn(migrations, name)) throw new Error(`No migration is named ${name}`);
+  const resultSet = await new Migrator({ db: database.db, provider }).migrateTo(name);
+  if (resultSet.error !== undefined) {
+    const failed = resultSet.results?.find((result) => result.status === 'Error');
+    const reason = resultSet.error instanceof Error ? resultSet.error.message : String(resultSet.error);
+    throw new Error(`Undoing migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
+  }
+  return resultSet;
+}
+
 /** Applies every pending migration; throws (with the failing migration's name) when one fails. */
 export async function migrate(database: Database): Promise<MigrationResultSet> {
   if (await isUpToDate(database)) return { results: [] };
