@@ -4,7 +4,9 @@
 // `--profile [SCENARIO]` profiles the service under one scenario instead (profile-run.ts; default
 // 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`
 // runs this checkout's service against DIR's in interleaved rounds (compare-run.ts); with it, `--seconds N`
-// sets each round's length and `--rounds N` the rounds per side.
+// sets each round's length, `--rounds N` the rounds per side and `--warm-up N` each side's warm-up requests;
+// `--searches 'NAME,...'` picks the searches and `--baseline-database NAME` gives the baseline its own
+// copy of the data set (compare-run.ts).
 import { writeFile } from 'node:fs/promises';
 import { runCompare } from './compare-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
@@ -25,6 +27,12 @@ interface CliOptions {
   rounds: number | undefined;
   /** Set: compare this checkout's service with the one in this directory instead. */
   compare: string | undefined;
+  /** With --compare: the baseline's own copy of the data set. */
+  baselineDatabase: string | undefined;
+  /** With --compare: the search scenarios to compare, by name or prefix. */
+  searches: string[] | undefined;
+  /** With --compare: warm-up requests per side instead of the profile's. */
+  warmUpRequests: number | undefined;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -38,6 +46,9 @@ function parseArguments(argv: readonly string[]): CliOptions {
     secondsGiven: false,
     rounds: undefined,
     compare: undefined,
+    baselineDatabase: undefined,
+    searches: undefined,
+    warmUpRequests: undefined,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -54,17 +65,27 @@ function parseArguments(argv: readonly string[]): CliOptions {
       options.secondsGiven = true;
     } else if (argument === '--rounds') options.rounds = Number(argv[++index]);
     else if (argument === '--compare') options.compare = argv[++index];
+    else if (argument === '--baseline-database') options.baselineDatabase = argv[++index];
+    else if (argument === '--searches')
+      options.searches = (argv[++index] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '');
+    else if (argument === '--warm-up') options.warmUpRequests = Number(argv[++index]);
     else if (argument === '--profile') {
       const next = argv[index + 1];
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
       throw new Error(
-        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N]`,
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME]`,
       );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
   if (options.rounds !== undefined && !(Number.isInteger(options.rounds) && options.rounds >= 1))
     throw new Error('--rounds takes a whole number of at least 1');
+  if (options.warmUpRequests !== undefined && !(Number.isInteger(options.warmUpRequests) && options.warmUpRequests >= 1))
+    throw new Error('--warm-up takes a whole number of at least 1');
+  if (options.searches !== undefined && options.searches.length === 0) throw new Error("--searches takes scenario names, e.g. 'no criteria,order_by'");
   return options;
 }
 
@@ -86,12 +107,15 @@ if (options.compare !== undefined) {
     ...base,
     ...(options.secondsGiven ? { measure: { seconds: options.seconds } } : {}),
     ...(options.rounds === undefined ? {} : { abRounds: options.rounds }),
+    ...(options.warmUpRequests === undefined ? {} : { abWarmUpRequests: options.warmUpRequests }),
   };
   report = await runCompare({
     profile,
     postgresServerUrl,
     databaseName: options.databaseName ?? `bench_${profile.name}`,
     baselineDirectory: options.compare,
+    ...(options.baselineDatabase === undefined ? {} : { baselineDatabaseName: options.baselineDatabase }),
+    ...(options.searches === undefined ? {} : { searches: options.searches }),
     log,
   });
 } else if (options.cpuProfile !== undefined) {

@@ -3,13 +3,17 @@
 // interleaved A/B rounds (ab.ts) on a search, on getInvoice and on the two writes (createInvoice and
 // issueDelivery, each request with an Idempotency-Key of its own, as write-bench.ts sends them): req/s,
 // CPU per request and latency, median and range, "no measurable difference" where the ranges overlap.
-// Quick data set unless --full. Both sides write to the same database: the creates of one side lengthen
+// Quick data set unless --full. `--searches 'NAME,...'` picks the search scenarios (by name or prefix);
+// `--warm-up N` sets the requests each side is warmed with; `--baseline-database
+// NAME` gives the baseline its own copy of the data set (made with CREATE DATABASE ... TEMPLATE, then
+// rolled back to the baseline's schema), for a baseline older than the schema. Both sides write to the same database: the creates of one side lengthen
 // the bench account's invoice list for the other alike, and the issues share one pool of drafts.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { interleavedAb } from './ab.js';
-import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
+import { copyDatabaseIfMissing, createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
 import type { Profile } from './profiles.js';
 import { renderAb } from './report.js';
@@ -17,7 +21,7 @@ import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios
 import { scenarioOnce } from './search-bench.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import type { Figures, Measure } from './figures.js';
-import { mintDevToken, openDatabase } from './server-modules.js';
+import { migrateDownTo, mintDevToken, openDatabase } from './server-modules.js';
 import { startService } from './service.js';
 import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
 
@@ -26,6 +30,16 @@ export interface CompareRunOptions {
   postgresServerUrl: string;
   databaseName: string;
   baselineDirectory: string;
+  /**
+   * The baseline's own copy of the data set, for a baseline whose migrations the data set's schema has
+   * outgrown (its migrator refuses a database with a migration it does not know); default: the same database.
+   */
+  baselineDatabaseName?: string;
+  /**
+   * The search scenarios to compare, by name or name prefix (`order_by` is all ten orders); default
+   * 'client_id ='. A before/after of how totals are answered names the searches whose totals changed.
+   */
+  searches?: readonly string[];
   log: (line: string) => void;
 }
 
@@ -41,6 +55,27 @@ function draftsForIssues(profile: Profile): number {
   return 2 * (profile.abRounds * perMeasure + profile.connections * 20) + 1_000;
 }
 
+/**
+ * The baseline's copy of the data set, made once (CREATE DATABASE ... TEMPLATE) and brought back to the
+ * newest migration the baseline knows by this checkout's own `down`s; its URL.
+ */
+async function prepareBaselineDatabase(options: CompareRunOptions, name: string): Promise<string> {
+  const migrationsDirectory = join(resolve(options.baselineDirectory), 'packages/server/src/db/migrations');
+  const known = (await readdir(migrationsDirectory)).filter((file) => file.endsWith('.ts')).map((file) => file.slice(0, -'.ts'.length));
+  const newestKnown = known.sort().at(-1);
+  if (newestKnown === undefined) throw new Error(`${migrationsDirectory} holds no migration`);
+  if (await copyDatabaseIfMissing(options.postgresServerUrl, options.databaseName, name)) options.log(`compare: copied ${options.databaseName} to ${name}`);
+  const url = databaseUrl(options.postgresServerUrl, name);
+  const database = await openDatabase({ url });
+  try {
+    const undone = await migrateDownTo(database, newestKnown);
+    for (const result of undone.results ?? []) options.log(`compare: ${name}: undid ${result.migrationName} (the baseline stops at ${newestKnown})`);
+  } finally {
+    await database.close();
+  }
+  return url;
+}
+
 export async function runCompare(options: CompareRunOptions): Promise<string> {
   const { profile, log } = options;
   const url = databaseUrl(options.postgresServerUrl, options.databaseName);
@@ -51,32 +86,51 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
   } finally {
     await database.close();
   }
-  const baselineEntry = join(resolve(options.baselineDirectory), 'packages/server/src/main.ts');
+  // The baseline as it was built, when it has a build; its sources through tsx otherwise.
+  const baselineBuilt = join(resolve(options.baselineDirectory), 'packages/server/dist/main.js');
+  const baselineEntry = existsSync(baselineBuilt) ? baselineBuilt : join(resolve(options.baselineDirectory), 'packages/server/src/main.ts');
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-compare-'));
   try {
     const devKeyFile = join(keyDirectory, 'dev-key.json');
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
-    const search = searchScenarios(profile).find((scenario) => scenario.name === 'client_id =');
-    const reads = [...(search === undefined ? [] : [search]), getInvoiceScenario(await benchInvoiceId(url))];
-    const drafts = await createDrafts(url, draftsForIssues(profile));
-    const loads: CompareLoad[] = [
-      ...reads.map((scenario) => ({
-        name: scenario.name,
-        run: (serviceUrl: string, measure: Measure) => scenarioOnce(serviceUrl, token, scenario, profile.connections, measure),
-      })),
-      { name: 'createInvoice', run: (serviceUrl, measure) => benchCreateInvoice(serviceUrl, token, drafts.contactId, profile.connections, measure) },
-      { name: 'issueDelivery', run: (serviceUrl, measure) => benchIssue(serviceUrl, token, drafts, profile.connections, measure) },
-    ];
+    const wanted = options.searches ?? ['client_id ='];
+    const searches = searchScenarios(profile).filter((scenario) => wanted.some((name) => scenario.name.startsWith(name)));
+    const unknown = wanted.filter((name) => !searches.some((scenario) => scenario.name.startsWith(name)));
+    if (unknown.length > 0)
+      throw new Error(
+        `No search scenario is named ${unknown.join(', ')}; they are: ${searchScenarios(profile)
+          .map((scenario) => scenario.name)
+          .join(', ')}`,
+      );
+    const reads = [...searches, getInvoiceScenario(await benchInvoiceId(url))];
+    const baselineUrl = options.baselineDatabaseName === undefined ? url : await prepareBaselineDatabase(options, options.baselineDatabaseName);
+    const readLoads: CompareLoad[] = reads.map((scenario) => ({
+      name: scenario.name,
+      run: (serviceUrl: string, measure: Measure) => scenarioOnce(serviceUrl, token, scenario, profile.connections, measure),
+    }));
+    // The writes share one pool of drafts and one client, made in this checkout's database: a baseline
+    // on its own copy would be answered 404 for every draft, so its writes are not compared.
+    const separateDatabases = options.baselineDatabaseName !== undefined;
+    const drafts = separateDatabases ? undefined : await createDrafts(url, draftsForIssues(profile));
+    const loads: CompareLoad[] =
+      drafts === undefined
+        ? readLoads
+        : [
+            ...readLoads,
+            { name: 'createInvoice', run: (serviceUrl, measure) => benchCreateInvoice(serviceUrl, token, drafts.contactId, profile.connections, measure) },
+            { name: 'issueDelivery', run: (serviceUrl, measure) => benchIssue(serviceUrl, token, drafts, profile.connections, measure) },
+          ];
     const out = [
-      `# Before/after: this checkout vs ${options.baselineDirectory} (${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections)`,
+      `# Before/after: this checkout vs ${options.baselineDirectory} (${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections${options.baselineDatabaseName === undefined ? '' : `; the baseline on its copy of the data set, ${options.baselineDatabaseName}`})`,
       '',
       `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...) on one process per side, both warmed by the same requests first; median and range.`,
+      ...(separateDatabases ? ['', 'Reads only: each side has its own copy of the data set, and the writes draw on drafts that exist in one of them.'] : []),
     ];
     for (const load of loads) {
       log(`compare: ${load.name}`);
       const ab = await interleavedAb({
         a: { name: 'this checkout', start: () => startService({ databaseUrl: url, devKeyFile }) },
-        b: { name: 'baseline', start: () => startService({ databaseUrl: url, devKeyFile, entry: baselineEntry }) },
+        b: { name: 'baseline', start: () => startService({ databaseUrl: baselineUrl, devKeyFile, entry: baselineEntry }) },
         rounds: profile.abRounds,
         measure: (serviceUrl) => load.run(serviceUrl, profile.measure),
         warmUp: (serviceUrl) => load.run(serviceUrl, { requests: profile.abWarmUpRequests }),

@@ -2,7 +2,7 @@
 // session settings as the service) and its migrations (the data set gets exactly the service's
 // schema and indexes). Imported by path because the server package exports only its app and token.
 export { openDatabase, type Database } from '../../server/src/db/database.js';
-export { migrate } from '../../server/src/db/migrate.js';
+export { migrate, migrateDownTo } from '../../server/src/db/migrate.js';
 export { typeParsers } from '../../server/src/db/type-parsers.js';
 export { mintDevToken } from '@invoice-api/server/dev-token';
 export { parseSearchRequest, searchInvoices } from '../../server/src/search/index.js';

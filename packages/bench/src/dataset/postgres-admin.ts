@@ -34,6 +34,18 @@ export async function createDatabaseIfMissing(serverUrl: string, name: string): 
   });
 }
 
+/** Creates `name` as a copy of `template` (which must have no open connection), unless `name` exists. */
+export async function copyDatabaseIfMissing(serverUrl: string, template: string, name: string): Promise<boolean> {
+  assertDatabaseName(template);
+  assertDatabaseName(name);
+  return withMaintenanceClient(serverUrl, async (client) => {
+    const existing = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (existing.rowCount !== 0) return false;
+    await client.query(`create database "${name}" template "${template}"`);
+    return true;
+  });
+}
+
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   assertDatabaseName(name);
   await withMaintenanceClient(serverUrl, async (client) => {
