@@ -24,7 +24,7 @@ interface SearchAnswer {
   text: string;
 }
 
-async function search(serviceUrl: string, token: string, body: unknown): Promise<SearchAnswer> {
+export async function search(serviceUrl: string, token: string, body: unknown): Promise<SearchAnswer> {
   const response = await fetch(new URL(searchPath, serviceUrl), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -61,7 +61,7 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
 }
 
 /** The bench account's invoices_version: equal before and after a measurement means no invoice write in between. */
-function invoicesVersion(databaseUrl: string): Promise<string> {
+export function invoicesVersion(databaseUrl: string): Promise<string> {
   return withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ version: string }>('select invoices_version::text as version from accounts where id = $1', [benchAccountId]);
     const version = rows[0]?.version;

@@ -7,7 +7,10 @@ import type { Profile } from './profiles.js';
 export interface SearchScenario {
   name: string;
   body: InvoiceSearchRequest;
-  /** A filter that matches a large share of the rows: its p50 is compared with its raw count(*). */
+  /**
+   * A filter that matches a large share of the rows: its first page is compared with its next page by
+   * cursor when its total is a sum of kept counts (first-page.ts), else with its raw count(*).
+   */
   broad: boolean;
   /** Set for a read that is not a search: GET this path (getInvoice of `getInvoiceId`) instead. */
   getPath?: string;
