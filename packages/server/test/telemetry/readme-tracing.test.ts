@@ -70,6 +70,9 @@ async function startStep(script: string, env: Record<string, string>): Promise<S
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = once(child, 'exit');
+  // The service under pnpm and npx holds the pipe until it has exited itself: bash, which the stop
+  // signals first, is gone before the service has closed its database (the next step opens it).
+  const outputClosed = once(child.stdout, 'close');
   const listening = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       output += `${line}\n`;
@@ -86,7 +89,7 @@ async function startStep(script: string, env: Record<string, string>): Promise<S
     output: () => output,
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
+      await Promise.all([exited, outputClosed]);
     },
   };
 }
