@@ -106,9 +106,13 @@ describe('pnpm bench -- --smoke', () => {
     // Searches whose total is a sum of kept counts: the first page against its next page by cursor (a
     // target), and against the page's own statement run raw (reported); a counted one against its count.
     for (const name of ['no criteria', 'status = paid (half)']) {
-      expect(stdout).toMatch(new RegExp(`first page '${name.replace(/[()]/g, '\\$&')}' \\(exact total from kept counts\\): p50 <= 1\\.30x its next page by cursor`));
       expect(stdout).toMatch(
-        new RegExp(`\\| first page '${name.replace(/[()]/g, '\\$&')}': the service's fixed cost +\\| [\\d,.]+ +\\| the page's statement raw +\\| [\\d,.]+ +\\| [\\d.]+x +\\| none \\(reported\\)`),
+        new RegExp(`first page '${name.replace(/[()]/g, '\\$&')}' \\(exact total from kept counts\\): p50 <= 1\\.30x its next page by cursor`),
+      );
+      expect(stdout).toMatch(
+        new RegExp(
+          `\\| first page '${name.replace(/[()]/g, '\\$&')}': the service's fixed cost +\\| [\\d,.]+ +\\| the page's statement raw +\\| [\\d,.]+ +\\| [\\d.]+x +\\| none \\(reported\\)`,
+        ),
       );
     }
     expect(stdout).toMatch(/broad filter 'description like '\w+'': p50 <= 1\.20x its raw count\(\*\)/);
