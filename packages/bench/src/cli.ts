@@ -86,6 +86,13 @@ function parseArguments(argv: readonly string[]): CliOptions {
   if (options.warmUpRequests !== undefined && !(Number.isInteger(options.warmUpRequests) && options.warmUpRequests >= 1))
     throw new Error('--warm-up takes a whole number of at least 1');
   if (options.searches !== undefined && options.searches.length === 0) throw new Error("--searches takes scenario names, e.g. 'no criteria,order_by'");
+  const compareOnly = [
+    ['--searches', options.searches],
+    ['--warm-up', options.warmUpRequests],
+    ['--baseline-database', options.baselineDatabase],
+    ['--rounds', options.rounds],
+  ] as const;
+  for (const [name, value] of compareOnly) if (value !== undefined && options.compare === undefined) throw new Error(`${name} applies to --compare DIR only`);
   return options;
 }
 

@@ -26,8 +26,9 @@ const provider: MigrationProvider = {
 };
 
 /**
- * Undoes every applied migration after `name` (their `down`s, newest first): the schema an older
- * checkout knows, e.g. for the benchmark's before/after against it. Throws as `migrate` does.
+ * Brings the schema to exactly `name`: undoes every applied migration after it (their `down`s, newest
+ * first), the schema an older checkout knows, e.g. for the benchmark's before/after against it. A
+ * database behind `name` is migrated up to it instead (Kysely's migrateTo). Throws as `migrate` does.
  */
 export async function migrateDownTo(database: Database, name: string): Promise<MigrationResultSet> {
   if (!Object.hasOwn(migrations, name)) throw new Error(`No migration is named ${name}`);
