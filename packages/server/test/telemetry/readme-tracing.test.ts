@@ -24,6 +24,8 @@ const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
  * quiet machine, a minute or more when the rest of the suite saturates it. The bound only ends a hung start.
  */
 const stepTimeoutMs = 180_000;
+/** Waits inside a step end well before the step's own bound, so that a failure says what it waited for. */
+const waitMs = stepTimeoutMs / 3;
 const jaegerEndpoint = 'http://127.0.0.1:4318';
 
 /** The README's sh block under "### Tracing" that holds `marker`. */
@@ -89,7 +91,10 @@ async function startStep(script: string, env: Record<string, string>): Promise<S
     output: () => output,
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      // A service that does not end on SIGTERM would keep the data directory from the next step.
+      const kill = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), waitMs);
       await Promise.all([exited, outputClosed]);
+      clearTimeout(kill);
     },
   };
 }
@@ -136,7 +141,7 @@ describe("the README's tracing steps", () => {
       const step = await startStep(block, environment);
       try {
         expect((await fetch(`${step.url}/healthz`)).status).toBe(200);
-        await expect.poll(step.output, { timeout: stepTimeoutMs, interval: 100 }).toMatch(/name: 'GET \/healthz'/);
+        await expect.poll(step.output, { timeout: waitMs, interval: 100 }).toMatch(/name: 'GET \/healthz'/);
       } finally {
         await step.stop();
       }
@@ -162,7 +167,7 @@ describe("the README's tracing steps", () => {
           expect(answer.status).toBe(200);
           // Protobuf keeps strings as their UTF-8 bytes: the span's name and route are in the export as written.
           const exported = () => receiver.exports.slice(before).filter((sent) => sent.body.includes('GET /healthz'));
-          await expect.poll(() => exported().length, { timeout: stepTimeoutMs, interval: 100 }).toBeGreaterThan(0);
+          await expect.poll(() => exported().length, { timeout: waitMs, interval: 100 }).toBeGreaterThan(0);
           expect(exported()[0]!.contentType).toBe('application/x-protobuf');
           expect(exported()[0]!.body.includes(answer.headers.get('x-request-id') ?? 'no request id')).toBe(true);
         } finally {
