@@ -8,7 +8,6 @@ export default defineConfig({
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine. Most test
     // files here wait on PostgreSQL, child processes or a browser rather than compute, so two files at a
     // time keep both cores busy; each test run has its own database, so files cannot see each other.
-    // Projects that set `fileParallelism: false` (robustness, example-app) still run their files one by one.
     maxWorkers: 2,
     reporters: ['default', new SlowestTestFiles()],
     // Once per run, whichever projects run: process tests start the compiled service.
