@@ -243,6 +243,8 @@ afterAll(async () => {
   await (await mainService?.catch(() => undefined))?.stop();
 });
 
+// Timeouts here are upper bounds that only end a hung run, not waits: the set-ups start service processes
+// and wait for each to listen (seconds on an idle machine, minutes when the rest of the suite saturates it).
 describe('every named error example is what the service answers', () => {
   const examples = errorExamples();
   let main: RunningService | undefined;

@@ -41,6 +41,8 @@ const mock = setupServer(...createHandlers({ baseUrl: mockOrigin }));
 let service: RunningService;
 let token: string;
 
+// Timeouts here are upper bounds that only end a hung run, not waits: the set-up starts the service and waits for it
+// to listen (seconds when idle, a minute or more when the rest of the suite saturates the machine).
 beforeAll(async () => {
   token = await mintDevToken({ keyFile, clientId: 'msw-handlers' });
   const config = loadConfig({

@@ -38,6 +38,8 @@ function blockWith(language: 'sh' | 'ts', marker: string): string {
   return found;
 }
 
+// Timeouts here are upper bounds that only end a hung run, not waits: the set-up runs the token command through pnpm
+// and starts the service and Prism (seconds each when idle, a minute or more on a saturated machine).
 describe("the README's snippets", () => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'readme-snippets-')), 'jwt-signing-key.json');
   // `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).

@@ -22,6 +22,8 @@ function shBlockWith(marker: string): string {
 // `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).
 const prelude = 'set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n';
 
+// Timeouts here are upper bounds that only end a hung run, not waits: the README's commands run through pnpm and
+// start the stateful mock (seconds each when idle, a minute or more on a saturated machine).
 describe("the README's stateful mock section", () => {
   const workDir = mkdtempSync(join(tmpdir(), 'readme-stateful-mock-'));
   const env = { ...process.env, DEV_KEY_FILE: join(workDir, 'jwt-signing-key.json'), NODE_OPTIONS: '', LOG_LEVEL: 'warn' };

@@ -23,6 +23,8 @@ function copyOfInputs(): string {
   return scratch;
 }
 
+// Timeouts here are upper bounds that only end a hung run, not waits: each case runs the generator, and Redocly in it,
+// as a process (seconds when idle, far more beside the rest of the suite on two cores).
 describe('scripts/generate.mjs on a spec that does not bundle', () => {
   it("prints Redocly's message and one closing line, exits 1, and shows no stack", () => {
     const dir = copyOfInputs();

@@ -97,6 +97,8 @@ describe('@apidevtools/swagger-parser', () => {
   });
 });
 
+// Timeouts here are upper bounds that only end a hung run, not waits: Prism starts as a process and loads the spec
+// (seconds when idle, a minute or more when the rest of the suite saturates the machine).
 describe('Prism', () => {
   let prism: RunningPrism | undefined;
   beforeAll(async () => {

@@ -60,6 +60,7 @@ describe('a deprecation in the API reference (Chromium)', () => {
       await tab.goto(pathToFileURL(page).href);
       const sectionText = async (operationId: string) => {
         const section = tab.locator(`[id="operation/${operationId}"]`);
+        // An upper bound, not a wait: Redoc parses the whole spec in the page first (seconds when idle).
         await section.locator('h2').waitFor({ timeout: 120_000 });
         return section.innerText();
       };

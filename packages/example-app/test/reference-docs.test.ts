@@ -49,7 +49,8 @@ afterAll(async () => {
 
 /** What Redoc shows for each operation: its entry in the side menu and its section in the middle. */
 async function renderedOperations(page: Page) {
-  // Redoc renders after parsing the spec; every section exists once the last one does.
+  // Redoc renders after parsing the spec; every section exists once the last one does. The timeout is an
+  // upper bound, not a wait (seconds when idle, far more on a saturated machine).
   await page.waitForFunction((count) => document.querySelectorAll('[id^="operation/"] h2').length >= count, operations.length, { timeout: 120_000 });
   return page.evaluate(() => ({
     menu: [...document.querySelectorAll('[role="menuitem"][data-item-id*="/operation/"]')].map((item) => ({

@@ -149,6 +149,8 @@ async function runShutdowns(expect: ExpectStatic, engine: string, env: Record<st
   expect(totals.closedKeptAlive, summary).toBeGreaterThanOrEqual(shutdownsPerEngine);
 }
 
+// Timeouts here are upper bounds that only end a hung run, not waits: each engine's test starts and SIGTERMs the
+// service ten times under load (about 20 s when idle, several times that on a saturated machine).
 describe('SIGTERM under keep-alive load', () => {
   let postgres: TestPostgres;
   let root: string;

@@ -35,6 +35,8 @@ interface Outcome {
   body: Record<string, unknown>;
 }
 
+// Timeouts here are upper bounds that only end a hung run, not waits: two service processes start one after the
+// other, and the test drives them under load with faults; a saturated two-core machine stretches both.
 describe('two instances on one PostgreSQL and one Redis, one killed, connections cut', () => {
   let postgres: TestPostgres;
   let proxy: TcpProxy;

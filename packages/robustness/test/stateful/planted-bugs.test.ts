@@ -36,6 +36,8 @@ describe('the stateful run catches each planted bug (PGlite)', () => {
     await service?.close();
   });
 
+  // An upper bound that only ends a hung run: each case starts a broken service and runs sequences until
+  // the model disagrees (seconds when idle; fast-check's shrinking adds more on a saturated machine).
   it.each(cases)('$bug', { timeout: 240_000 }, async ({ bug, seed, disagreement }) => {
     planted.bug = bug;
     try {

@@ -20,6 +20,8 @@ describe.each<Engine>(['pglite', 'postgres'])('the stateful run on %s', (engine)
   });
 
   // A long run (STATEFUL_RUNS) gets the time it needs; the CI run stays far below this bound.
+  // An upper bound that only ends a hung run, grown with the number of sequences (each starts from fresh
+  // accounts and makes up to 40 calls over HTTP).
   it(`agrees with the model over ${options.numRuns} sequences`, { timeout: Math.max(120_000, options.numRuns * 6_000) }, async () => {
     resetStats();
     const outcome = await runStateful(service, options);

@@ -32,6 +32,8 @@ async function startMock(seed: number | undefined, env: Record<string, string> =
   });
 }
 
+// Timeouts here are upper bounds that only end a hung run, not waits: three mocks open PGlite and load their fixture
+// (seconds when idle, a minute or more when the rest of the suite saturates the machine).
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'stateful-mock-'));
   keyFile = join(workDir, 'dev-key.json');
