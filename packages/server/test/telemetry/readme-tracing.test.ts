@@ -91,10 +91,16 @@ async function startStep(script: string, env: Record<string, string>): Promise<S
     output: () => output,
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      // A service that does not end on SIGTERM would keep the data directory from the next step.
-      const kill = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), waitMs);
+      // A service that does not end on SIGTERM is a failure (it once stayed alive after its shutdown
+      // began): it is killed, so that it keeps no data directory, and the step says so.
+      let killed = false;
+      const kill = setTimeout(() => {
+        killed = true;
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      }, waitMs);
       await Promise.all([exited, outputClosed]);
       clearTimeout(kill);
+      if (killed) throw new Error(`the service did not exit within ${waitMs} ms of SIGTERM; its output ended with:\n${output.slice(-3000)}`);
     },
   };
 }
