@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { processCpuMs } from './cpu-time.js';
+import { closeIdleConnections } from './http-request.js';
 
 const tsxLoader = import.meta.resolve('tsx');
 
@@ -14,7 +15,7 @@ export interface RunningServer {
   peakRssMiB(): Promise<number>;
   /** CPU milliseconds (user + system, all threads) the process has used so far. */
   cpuMs(): Promise<number>;
-  /** SIGTERM, then wait for the exit; resolves with the exit code. */
+  /** Closes this process's idle connections to it, sends SIGTERM and waits for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
   /** Everything the process wrote to stderr and the non-JSON lines of stdout, for error reports. */
   output(): string;
@@ -80,6 +81,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     },
     cpuMs: () => processCpuMs(child.pid),
     async stop() {
+      closeIdleConnections(url);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const code = await exited;

@@ -7,6 +7,7 @@
 // the whole result again.
 import pg from 'pg';
 import type { Measure } from './figures.js';
+import { send } from './http-request.js';
 import type { LatencyComparison } from './report.js';
 import { benchAccountId } from './scenarios.js';
 import { searchOnce } from './search-bench.js';
@@ -25,15 +26,14 @@ interface SearchAnswer {
 }
 
 export async function search(serviceUrl: string, token: string, body: unknown): Promise<SearchAnswer> {
-  const response = await fetch(new URL(searchPath, serviceUrl), {
+  const { status, text } = await send(new URL(searchPath, serviceUrl), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(120_000),
+    timeoutMs: 120_000,
   });
-  const text = await response.text();
   const page = JSON.parse(text) as { pagination?: { next_cursor?: string; total?: number } };
-  return { status: response.status, total: page.pagination?.total, nextCursor: page.pagination?.next_cursor, text };
+  return { status, total: page.pagination?.total, nextCursor: page.pagination?.next_cursor, text };
 }
 
 interface CursorAt {

@@ -2,6 +2,7 @@
 // per request (each issue names another draft).
 import autocannon from 'autocannon';
 import { figuresFromLatencies, type Figures, type Measure } from './figures.js';
+import { send } from './http-request.js';
 
 export interface HttpLoadOptions {
   url: string;
@@ -20,7 +21,7 @@ export interface HttpLoadOptions {
 }
 
 /**
- * A fixed number of requests through fetch, N at a time. autocannon settles its runs on a one-second
+ * A fixed number of requests, N at a time. autocannon settles its runs on a one-second
  * tick, so a handful of requests (warm-ups, the smoke profile) would each cost a whole second there.
  */
 async function runFixedRequests(options: HttpLoadOptions, count: number): Promise<Figures> {
@@ -37,14 +38,13 @@ async function runFixedRequests(options: HttpLoadOptions, count: number): Promis
         const requestHeaders = options.nextHeaders === undefined ? headers : { ...headers, ...options.nextHeaders() };
         const begin = performance.now();
         try {
-          const response = await fetch(new URL(options.path, options.url), {
+          const answer = await send(new URL(options.path, options.url), {
             method: options.method,
             headers: requestHeaders,
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-            signal: AbortSignal.timeout(30_000),
+            timeoutMs: 30_000,
           });
-          await response.arrayBuffer();
-          if (response.status !== options.expectStatus) errors += 1;
+          if (answer.status !== options.expectStatus) errors += 1;
         } catch {
           errors += 1;
         }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './cpu-time.js';
+import { closeIdleConnections, send } from './http-request.js';
 import type { ReportSection, SectionContext } from './sections.js';
 import { raisedRateLimits, serviceEntry } from './service.js';
 import { markdownTable, type Cell } from './table.js';
@@ -40,9 +41,7 @@ async function freePort(): Promise<number> {
 
 async function healthy(url: string): Promise<boolean> {
   try {
-    const response = await fetch(url);
-    await response.body?.cancel();
-    return response.status === 200;
+    return (await send(new URL(url), { method: 'GET', timeoutMs: 10_000 })).status === 200;
   } catch {
     return false;
   }
@@ -71,6 +70,7 @@ async function timeOneStart(env: Record<string, string>, devKeyFile: string): Pr
     const wallMs = performance.now() - startedAt;
     return { wallMs, cpuMs: await processCpuMs(child.pid) };
   } finally {
+    closeIdleConnections(`http://127.0.0.1:${port}`);
     child.kill('SIGTERM');
     await exited;
   }

@@ -4,6 +4,7 @@
 // must stay cheap (target: under 100 ms on both engines). Timed one request at a time, in rounds that
 // alternate the services compared, so both sides see the same machine.
 import { searchRules, type InvoiceSearchRequest } from '@invoice-api/contract';
+import { send } from './http-request.js';
 
 export interface WorstCaseScenario {
   name: string;
@@ -72,14 +73,13 @@ export interface Samples {
 /** One search request, timed from sending the body to the last byte of the answer. */
 export async function timeSearch(url: string, token: string, body: string, expectStatus = 200): Promise<{ ms: number; ok: boolean }> {
   const begin = performance.now();
-  const response = await fetch(new URL('/api/v1/invoices/search', url), {
+  const { status } = await send(new URL('/api/v1/invoices/search', url), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
     body,
-    signal: AbortSignal.timeout(60_000),
+    timeoutMs: 60_000,
   });
-  await response.arrayBuffer();
-  return { ms: performance.now() - begin, ok: response.status === expectStatus };
+  return { ms: performance.now() - begin, ok: status === expectStatus };
 }
 
 export interface Target {
