@@ -6,8 +6,9 @@
 // Quick data set unless --full. `--searches 'NAME,...'` picks the search scenarios (by name or prefix);
 // `--warm-up N` sets the requests each side is warmed with; `--baseline-database
 // NAME` gives the baseline its own copy of the data set (made with CREATE DATABASE ... TEMPLATE, then
-// rolled back to the baseline's schema), for a baseline older than the schema. Both sides write to the same database: the creates of one side lengthen
-// the bench account's invoice list for the other alike, and the issues share one pool of drafts.
+// rolled back to the baseline's schema), for a baseline older than the schema. Without it both sides write to the same database: the creates of one side
+// lengthen the bench account's invoice list for the other alike, and the issues share one pool of drafts;
+// with it each side writes to its own copy and issues that copy's drafts.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,8 @@ import { benchInvoiceId } from './bench-invoice.js';
 import type { Figures, Measure } from './figures.js';
 import { migrateDownTo, mintDevToken, openDatabase } from './server-modules.js';
 import { startService } from './service.js';
-import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
+import { benchCreateInvoice, benchIssue, createDrafts, type DraftPool } from './write-bench.js';
+import type { RunningServer } from './child-process.js';
 
 export interface CompareRunOptions {
   profile: Profile;
@@ -108,29 +110,47 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
       name: scenario.name,
       run: (serviceUrl: string, measure: Measure) => scenarioOnce(serviceUrl, token, scenario, profile.connections, measure),
     }));
-    // The writes share one pool of drafts and one client, made in this checkout's database: a baseline
-    // on its own copy would be answered 404 for every draft, so its writes are not compared.
+    // The writes draw on a pool of drafts made in the database each side writes to: with a baseline
+    // database, each side issues drafts of its own copy (the same rows in both, made alike).
     const separateDatabases = options.baselineDatabaseName !== undefined;
-    const drafts = separateDatabases ? undefined : await createDrafts(url, draftsForIssues(profile));
-    const loads: CompareLoad[] =
-      drafts === undefined
-        ? readLoads
-        : [
-            ...readLoads,
-            { name: 'createInvoice', run: (serviceUrl, measure) => benchCreateInvoice(serviceUrl, token, drafts.contactId, profile.connections, measure) },
-            { name: 'issueDelivery', run: (serviceUrl, measure) => benchIssue(serviceUrl, token, drafts, profile.connections, measure) },
-          ];
+    const draftsOf = new Map<string, DraftPool>([[url, await createDrafts(url, draftsForIssues(profile))]]);
+    if (separateDatabases) draftsOf.set(baselineUrl, await createDrafts(baselineUrl, draftsForIssues(profile)));
+    // Which database the service at a URL writes to, recorded as each side starts.
+    const databaseOfService = new Map<string, string>();
+    const startWriting = async (databaseUrlOfSide: string, entry?: string): Promise<RunningServer> => {
+      const server = await startService({ databaseUrl: databaseUrlOfSide, devKeyFile, ...(entry === undefined ? {} : { entry }) });
+      databaseOfService.set(server.url, databaseUrlOfSide);
+      return server;
+    };
+    const draftsFor = (serviceUrl: string): DraftPool => {
+      const drafts = draftsOf.get(databaseOfService.get(serviceUrl) ?? '');
+      if (drafts === undefined) throw new Error(`No drafts for the service at ${serviceUrl}`);
+      return drafts;
+    };
+    const loads: CompareLoad[] = [
+      ...readLoads,
+      {
+        name: 'createInvoice',
+        run: (serviceUrl, measure) => benchCreateInvoice(serviceUrl, token, draftsFor(serviceUrl).contactId, profile.connections, measure),
+      },
+      { name: 'issueDelivery', run: (serviceUrl, measure) => benchIssue(serviceUrl, token, draftsFor(serviceUrl), profile.connections, measure) },
+    ];
     const out = [
       `# Before/after: this checkout vs ${options.baselineDirectory} (${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections${options.baselineDatabaseName === undefined ? '' : `; the baseline on its copy of the data set, ${options.baselineDatabaseName}`})`,
       '',
       `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...) on one process per side, both warmed by the same requests first; median and range.`,
-      ...(separateDatabases ? ['', 'Reads only: each side has its own copy of the data set, and the writes draw on drafts that exist in one of them.'] : []),
+      ...(separateDatabases
+        ? [
+            '',
+            "Each side reads and writes its own copy of the data set: the creates of one side lengthen only its own account's list, and each issues its own copy's drafts.",
+          ]
+        : []),
     ];
     for (const load of loads) {
       log(`compare: ${load.name}`);
       const ab = await interleavedAb({
-        a: { name: 'this checkout', start: () => startService({ databaseUrl: url, devKeyFile }) },
-        b: { name: 'baseline', start: () => startService({ databaseUrl: baselineUrl, devKeyFile, entry: baselineEntry }) },
+        a: { name: 'this checkout', start: () => startWriting(url) },
+        b: { name: 'baseline', start: () => startWriting(baselineUrl, baselineEntry) },
         rounds: profile.abRounds,
         measure: (serviceUrl) => load.run(serviceUrl, profile.measure),
         warmUp: (serviceUrl) => load.run(serviceUrl, { requests: profile.abWarmUpRequests }),
