@@ -10,7 +10,7 @@ import type { Measure } from './figures.js';
 import { send } from './http-request.js';
 import type { LatencyComparison } from './report.js';
 import { benchAccountId } from './scenarios.js';
-import { searchOnce } from './search-bench.js';
+import { singleClientP50 } from './search-bench.js';
 
 /** The issue's target: the page by cursor at most 0.30x the naive OFFSET plan. */
 export const cursorDeepPageMaxRatio = 0.3;
@@ -98,15 +98,6 @@ export interface CursorDeepPageOptions {
   naiveP50: number;
 }
 
-async function measureCursor(options: CursorDeepPageOptions, cursor: string): Promise<number> {
-  const body = { cursor, limit: pageSize };
-  // Warm: the first requests plan and cache what the measured ones reuse, as for every other row.
-  await searchOnce(options.serviceUrl, options.token, body, 1, { requests: 3 });
-  const figures = await searchOnce(options.serviceUrl, options.token, body, 1, options.measure);
-  if (figures.errors > 0) throw new Error(`${figures.errors} of the cursor page's requests failed`);
-  return figures.p50;
-}
-
 /**
  * Two single-client medians for the page at `position` by cursor, each against the naive OFFSET plan:
  * with a cursor the service itself returned and no write since (the total the cursor carries is
@@ -118,7 +109,7 @@ export async function cursorDeepPages(options: CursorDeepPageOptions): Promise<L
   const positionText = options.position.toLocaleString('en-US');
   const versionBefore = await invoicesVersion(options.databaseUrl);
   const unchanged = await cursorAt(options.serviceUrl, options.token, options.position);
-  const unchangedP50 = await measureCursor(options, unchanged.cursor);
+  const unchangedP50 = await singleClientP50(options.serviceUrl, options.token, { cursor: unchanged.cursor, limit: pageSize }, options.measure);
   const versionAfter = await invoicesVersion(options.databaseUrl);
   if (versionAfter !== versionBefore)
     throw new Error(`The bench account's invoices changed while the cursor page was measured (${versionBefore} -> ${versionAfter})`);
@@ -126,7 +117,7 @@ export async function cursorDeepPages(options: CursorDeepPageOptions): Promise<L
   const stale = await cursorAt(options.serviceUrl, options.token, options.position);
   // Once written, the account's version never returns to the cursor's: every request below recounts.
   await writeInvoice(options.databaseUrl);
-  const afterWriteP50 = await measureCursor(options, stale.cursor);
+  const afterWriteP50 = await singleClientP50(options.serviceUrl, options.token, { cursor: stale.cursor, limit: pageSize }, options.measure);
   const check = await search(options.serviceUrl, options.token, { cursor: stale.cursor, limit: pageSize });
   if (check.total !== stale.total + 1) throw new Error(`The page by cursor after a write answered total ${check.total}, not the recounted ${stale.total + 1}`);
 

@@ -8,7 +8,7 @@ import type { Measure } from './figures.js';
 import { medianLatency } from './raw-sql.js';
 import type { LatencyComparison } from './report.js';
 import { benchAccountId, type SearchScenario } from './scenarios.js';
-import { searchOnce } from './search-bench.js';
+import { singleClientP50 } from './search-bench.js';
 import { serviceSearchStatements } from './service-sql.js';
 
 /** The issue's target: the first page at most 1.3x the next page by cursor. */
@@ -30,22 +30,14 @@ export interface FirstPageOptions {
   rawRuns: number;
 }
 
-async function p50(options: FirstPageOptions, body: unknown): Promise<number> {
-  // Warm: the first requests plan and cache what the measured ones reuse, as for every other row.
-  await searchOnce(options.serviceUrl, options.token, body, 1, { requests: 3 });
-  const figures = await searchOnce(options.serviceUrl, options.token, body, 1, options.measure);
-  if (figures.errors > 0) throw new Error(`${figures.errors} of the requests for ${JSON.stringify(body)} failed`);
-  return figures.p50;
-}
-
 export async function firstPageChecks(options: FirstPageOptions): Promise<LatencyComparison[]> {
   const { scenario } = options;
   const versionBefore = await invoicesVersion(options.databaseUrl);
   const first = await search(options.serviceUrl, options.token, scenario.body);
   if (first.status !== 200 || first.nextCursor === undefined)
     throw new Error(`'${scenario.name}' has no second page: ${first.status} ${first.text.slice(0, 300)}`);
-  const firstP50 = await p50(options, scenario.body);
-  const nextP50 = await p50(options, { ...scenario.body, cursor: first.nextCursor });
+  const firstP50 = await singleClientP50(options.serviceUrl, options.token, scenario.body, options.measure);
+  const nextP50 = await singleClientP50(options.serviceUrl, options.token, { ...scenario.body, cursor: first.nextCursor }, options.measure);
   const versionAfter = await invoicesVersion(options.databaseUrl);
   if (versionAfter !== versionBefore) throw new Error(`The bench account's invoices changed while '${scenario.name}' was measured`);
   const { page } = await serviceSearchStatements(benchAccountId, scenario.body);

@@ -40,6 +40,17 @@ export async function searchOnce(url: string, token: string, body: unknown, conn
   });
 }
 
+/**
+ * The median latency of one search for a single client: a few discarded requests first (they plan and
+ * cache what the measured ones reuse, as for every other row), then `measure`; any failed request throws.
+ */
+export async function singleClientP50(url: string, token: string, body: unknown, measure: Measure): Promise<number> {
+  await searchOnce(url, token, body, 1, { requests: 3 });
+  const figures = await searchOnce(url, token, body, 1, measure);
+  if (figures.errors > 0) throw new Error(`${figures.errors} of the requests for ${JSON.stringify(body).slice(0, 200)} failed`);
+  return figures.p50;
+}
+
 /** One scenario's request (a search, or the GET it names) under load. */
 export function scenarioOnce(url: string, token: string, scenario: SearchScenario, connections: number, measure: Measure): Promise<Figures> {
   if (scenario.getPath === undefined) return searchOnce(url, token, scenario.body, connections, measure);

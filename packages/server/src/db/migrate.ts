@@ -32,26 +32,21 @@ const provider: MigrationProvider = {
  */
 export async function migrateDownTo(database: Database, name: string): Promise<MigrationResultSet> {
   if (!Object.hasOwn(migrations, name)) throw new Error(`No migration is named ${name}`);
-  const resultSet = await new Migrator({ db: database.db, provider }).migrateTo(name);
-  if (resultSet.error !== undefined) {
-    const failed = resultSet.results?.find((result) => result.status === 'Error');
-    const reason = resultSet.error instanceof Error ? resultSet.error.message : String(resultSet.error);
-    throw new Error(`Undoing migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
-  }
-  return resultSet;
+  return throwIfFailed(await new Migrator({ db: database.db, provider }).migrateTo(name), 'Undoing migration');
 }
 
 /** Applies every pending migration; throws (with the failing migration's name) when one fails. */
 export async function migrate(database: Database): Promise<MigrationResultSet> {
   if (await isUpToDate(database)) return { results: [] };
-  const migrator = new Migrator({ db: database.db, provider });
-  const resultSet = await migrator.migrateToLatest();
-  if (resultSet.error !== undefined) {
-    const failed = resultSet.results?.find((result) => result.status === 'Error');
-    const reason = resultSet.error instanceof Error ? resultSet.error.message : String(resultSet.error);
-    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
-  }
-  return resultSet;
+  return throwIfFailed(await new Migrator({ db: database.db, provider }).migrateToLatest(), 'Migration');
+}
+
+/** The result set, or an error naming the migration that failed (`what` it was doing) and why. */
+function throwIfFailed(resultSet: MigrationResultSet, what: string): MigrationResultSet {
+  if (resultSet.error === undefined) return resultSet;
+  const failed = resultSet.results?.find((result) => result.status === 'Error');
+  const reason = resultSet.error instanceof Error ? resultSet.error.message : String(resultSet.error);
+  throw new Error(`${what} ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: resultSet.error });
 }
 
 /**
