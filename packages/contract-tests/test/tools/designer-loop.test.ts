@@ -1,7 +1,7 @@
 // The API designer's loop, end to end, in a scratch copy of the repository (its tracked and
 // untracked, not ignored, files, installed offline from the local pnpm store):
 //   add an operation to the spec -> `pnpm generate` -> the server's typecheck fails naming it ->
-//   `pnpm scaffold` -> the server's typecheck passes -> the mock
+//   `pnpm scaffold` -> the server's and the client's typechecks pass -> the mock
 //   answers the operation's example -> the generated client calls it against the mock -> the service
 //   answers it spec-valid (through Prism's validation proxy, no violation).
 // Each step is printed; any step that breaks fails the test with that step's output.
@@ -181,7 +181,20 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     );
     expect(step('scaffold again writes nothing', 'npx', [...pnpm, 'scaffold']).output).toContain('nothing written');
 
-    expectStep(step('typecheck of the server (must pass)', 'npx', [...pnpm, '--filter', './packages/server', 'typecheck']), 'passes');
+    // Passing now: the server with the stub, and the client, whose generated function, query options
+    // and MSW handler for the new operation are compiled against the generated types here.
+    expectStep(
+      step('typecheck of the server and the client (must pass)', 'npx', [
+        ...pnpm,
+        '--filter',
+        './packages/server',
+        '--filter',
+        './packages/client',
+        '--parallel',
+        'typecheck',
+      ]),
+      'passes',
+    );
 
     writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-call.ts'), callScript);
     const spec = join(scratch, 'packages/contract/generated/openapi.yaml');
