@@ -18,7 +18,8 @@ import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/errors.js';
 import { jsonBody } from './http/json-body.js';
 import { requireJsonObjectBody } from './http/json-object-body.js';
-import { httpLogging, requestLogger } from './http/logging.js';
+import { httpLogging } from './http/logging.js';
+import { handlerContexts } from './http/handler-context.js';
 import { operationResolver } from './http/operation-resolver.js';
 import { outsideApiRoutes } from './http/outside-api.js';
 import { checkPathParams } from './http/path-ids.js';
@@ -28,7 +29,6 @@ import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rat
 import { requestId } from './http/request-id.js';
 import { operationRouter } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
-import { answerChecker } from './http/answer-check.js';
 import { sequence } from './http/sequence.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
@@ -115,25 +115,9 @@ export async function createApp(options: AppOptions): Promise<Express> {
       ifMatchCondition(),
       // Last before the handler: a replayed answer comes from a request that passed every check above.
       idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }),
-      operationRouter(
-        handlers,
-        (_req, res) => {
-          const log = requestLogger(logger, res.locals.requestId);
-          const operationId = res.locals.operation?.operationId;
-          return {
-            ...(config.responseValidation && operationId !== undefined ? { checkAnswer: answerChecker(operationId) } : {}),
-            caller: res.locals.caller,
-            db: database,
-            get log() {
-              return log();
-            },
-            requestId: res.locals.requestId,
-            idempotency: res.locals.idempotency,
-            ifMatch: res.locals.ifMatch,
-          };
-        },
-        { checkAnswers: config.responseValidation },
-      ),
+      operationRouter(handlers, handlerContexts({ database, logger, checkAnswers: config.responseValidation }), {
+        checkAnswers: config.responseValidation,
+      }),
     ]),
   );
   app.use(errorMapper({ checkAnswers: config.responseValidation }));

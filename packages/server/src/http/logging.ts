@@ -67,12 +67,3 @@ export function httpLogging(logger: Logger): RequestHandler {
     next();
   };
 }
-
-/** A logger whose every line carries the request id, made on first use (most requests never log). */
-export function requestLogger(logger: Logger, requestId: string): () => Logger {
-  let child: Logger | undefined;
-  return () => {
-    child ??= logger.child({ requestId });
-    return child;
-  };
-}
