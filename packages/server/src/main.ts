@@ -27,13 +27,15 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot start: ${line}\n`);
     process.exit(1);
   }
-  const [{ startService }, { createLogger, flushLogs }, { exitOnCrash }, { DataDirectoryInUseError }, { describeStartupFailure }] = await Promise.all([
-    import('./service.js'),
-    import('./runtime/logger.js'),
-    import('./runtime/crash.js'),
-    import('./db/single-writer-lock.js'),
-    import('./runtime/startup-failure.js'),
-  ]);
+  const [{ startService }, { createLogger, flushLogsBeforeExit }, { exitOnCrash }, { DataDirectoryInUseError }, { describeStartupFailure }] = await Promise.all(
+    [
+      import('./service.js'),
+      import('./runtime/logger.js'),
+      import('./runtime/crash.js'),
+      import('./db/single-writer-lock.js'),
+      import('./runtime/startup-failure.js'),
+    ],
+  );
   const logger = createLogger(config.logLevel, config.logFormat);
   exitOnCrash(logger);
   let service: RunningService;
@@ -59,19 +61,19 @@ async function main(): Promise<void> {
     // The grace period covers requests in flight; closing the database and Redis gets one more second.
     const force = setTimeout(() => {
       logger.error('shutdown took too long: exiting anyway');
-      flushLogs(logger);
+      flushLogsBeforeExit(logger);
       process.exit(1);
     }, config.timeouts.shutdownMs + 1_000);
     force.unref();
     service.stop().then(
       () => {
         logger.info('stopped');
-        flushLogs(logger);
+        flushLogsBeforeExit(logger);
         process.exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        flushLogs(logger);
+        flushLogsBeforeExit(logger);
         process.exit(1);
       },
     );

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { mintDevToken } from '../dev/token.js';
 import { exitOnCrash } from '../runtime/crash.js';
 import { isEntryPoint } from '../runtime/entry-point.js';
-import { createLogger, flushLogs } from '../runtime/logger.js';
+import { createLogger, flushLogsBeforeExit } from '../runtime/logger.js';
 import { describeStartupFailure } from '../runtime/startup-failure.js';
 import { resetPath } from './mock-routes.js';
 import { defaultFixture, startStatefulMock, type FixtureOptions, type RunningStatefulMock } from './stateful-mock.js';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
 
   const shutdown = (): void => {
     const exit = (code: number): never => {
-      flushLogs(logger);
+      flushLogsBeforeExit(logger);
       process.exit(code);
     };
     mock.stop().then(

@@ -7,7 +7,9 @@
 // instead of one blocking write() per request. Nothing is lost at the end: pino flushes that buffer
 // synchronously when the process exits (process.exit, the end of the event loop), and the crash
 // handler (crash.ts) logs the fatal line before it exits; `flushLogs` pushes a line out at once where
-// someone is waiting for it (the `listening` line).
+// someone is waiting for it (the `listening` line). Before an exit, `flushLogsBeforeExit` gives a
+// stdout whose reader has stopped reading a bounded time, so a stalled log collector cannot keep the
+// process from ending.
 //
 // pino-pretty runs as a stream in the main thread, not as a pino transport (a worker thread): it is for
 // a terminal only, where its CPU cost does not matter; written synchronously, the last lines before a
@@ -26,6 +28,18 @@ const base = { service: 'invoice-api' };
  */
 const bufferBytes = 4_096;
 const flushEveryMs = 250;
+
+/**
+ * How long the last flush before an exit waits for a stdout whose reader has stopped reading (a full
+ * pipe: EAGAIN). sonic-boom retries such a write asynchronously while the service runs (the lines wait
+ * in memory), but in a synchronous flush it retries in a blocking loop: without a bound, a stalled log
+ * collector would hold the process forever, its event loop blocked, so that not even the shutdown's
+ * force-exit timer could fire. A reader that is only slow still gets every line within it.
+ */
+export const exitFlushGiveUpMs = 1_000;
+/** Until when a write that finds stdout's pipe full is retried; set only for the flush before an exit. */
+let retryFullPipeUntilMs = Number.POSITIVE_INFINITY;
+const retryFullPipe = (): boolean => Date.now() < retryFullPipeUntilMs;
 
 /**
  * pino's `isoTime` (`,"time":"2026-03-01T09:30:00.123Z"`), formatted once per millisecond: at
@@ -50,7 +64,7 @@ export function createLogger(level: LogLevel, format: LogFormat = 'json', stdout
   // no mixin at all, so a line costs what it did before tracing existed.
   const traceIds = tracingActive() ? { mixin: activeTraceIds } : {};
   if (!usePretty(format, stdout)) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: bufferBytes, periodicFlush: flushEveryMs });
+    const destination = pino.destination({ dest: 1, sync: false, minLength: bufferBytes, periodicFlush: flushEveryMs, retryEAGAIN: retryFullPipe });
     return pino({ level, base, timestamp: isoTimeEachMillisecond(), ...traceIds }, destination);
   }
   return pino(
@@ -87,14 +101,46 @@ function readableMessage(log: Record<string, unknown>, messageKey: string): stri
   return message;
 }
 
+/** The logger's JSON destination (sonic-boom), or undefined for the pretty stream. */
+function destinationOf(logger: Logger): { flushSync(): void; destroy(): void } | undefined {
+  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (typeof stream !== 'object' || stream === null) return undefined;
+  if (!('flushSync' in stream) || typeof stream.flushSync !== 'function' || !('destroy' in stream) || typeof stream.destroy !== 'function') return undefined;
+  return stream as { flushSync(): void; destroy(): void };
+}
+
+/** The error of a write that found stdout's pipe full after the retries were given up. */
+function isFullPipe(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EAGAIN' || code === 'EBUSY';
+}
+
 /** Writes whatever the logger's destination still buffers, synchronously (a no-op for the pretty stream). */
 export function flushLogs(logger: Logger): void {
-  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
-  if (typeof stream === 'object' && stream !== null && 'flushSync' in stream && typeof stream.flushSync === 'function') {
-    try {
-      (stream.flushSync as () => void).call(stream);
-    } catch {
-      // A destination still opening (its fd not ready) or closed: pino's exit hook flushes what remains.
-    }
+  const destination = destinationOf(logger);
+  try {
+    destination?.flushSync();
+  } catch (error) {
+    if (isFullPipe(error)) throw error;
+    // A destination still opening (its fd not ready) or closed: pino's exit hook flushes what remains.
+  }
+}
+
+/**
+ * The end of the logs before `process.exit`: `lastLines` logs them (pino's `fatal` flushes by itself),
+ * then every buffered line is written, unless stdout's reader has stopped reading: after
+ * `exitFlushGiveUpMs` what it did not take is dropped and the destination closed, so that pino's own
+ * flush at exit does not wait for the reader again.
+ */
+export function flushLogsBeforeExit(logger: Logger, lastLines: () => void = () => undefined): void {
+  retryFullPipeUntilMs = Date.now() + exitFlushGiveUpMs;
+  try {
+    lastLines();
+    flushLogs(logger);
+  } catch (error) {
+    if (!isFullPipe(error)) throw error;
+    destinationOf(logger)?.destroy();
+  } finally {
+    retryFullPipeUntilMs = Number.POSITIVE_INFINITY;
   }
 }

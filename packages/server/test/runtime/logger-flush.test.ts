@@ -1,7 +1,8 @@
 // The logger writes asynchronously from a buffer; these prove that the last lines before the end of
 // the process reach stdout all the same: after a graceful exit, and after a crash (with its fatal
 // line). A megabyte of lines is far more than a pipe holds, so an exit that did not write the buffer
-// out synchronously would lose most of them.
+// out synchronously would lose most of them. And that a stdout nobody reads any more (a stalled log
+// collector) cannot keep the process from ending: the last flush gives up on it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 const fixture = fileURLToPath(new URL('./support/log-then-end.ts', import.meta.url));
 const lines = 5_000;
 
-async function run(ending: 'exit' | 'crash'): Promise<{ code: number | null; records: Array<Record<string, unknown>>; stderr: string }> {
+async function run(
+  ending: 'exit' | 'crash',
+  reader: 'slow' | 'stalled' = 'slow',
+): Promise<{ code: number | null; records: Array<Record<string, unknown>>; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fixture, ending], {
     env: { ...process.env, LINES: String(lines) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -22,10 +26,21 @@ async function run(ending: 'exit' | 'crash'): Promise<{ code: number | null; rec
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  // Read slowly at first, so the child's writes meet a full pipe while it is ending.
+  // Read slowly at first, so the child's writes meet a full pipe while it is ending; or never again.
   child.stdout.pause();
-  setTimeout(() => child.stdout.resume(), 300);
-  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
+  if (reader === 'slow') setTimeout(() => child.stdout.resume(), 300);
+  // A process that waits for a stalled reader never ends: an upper bound ends the wait and the test.
+  // Slow reader: 'close', once stdout is read to its end; stalled: 'exit', stdout left unread.
+  const ended = new Promise<number | null>((resolve) => child.once(reader === 'slow' ? 'close' : 'exit', (exitCode: number | null) => resolve(exitCode)));
+  const code = await Promise.race([ended, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 30_000).unref())]);
+  if (code === 'still running') {
+    child.kill('SIGKILL');
+    throw new Error(`the process was still running 30 s after it began to end, waiting for its stdout's reader:\n${stderr}`);
+  }
+  if (reader === 'stalled') {
+    child.stdout.destroy();
+    return { code, records: [], stderr };
+  }
   const records = stdout
     .split('\n')
     .filter((line) => line !== '')
@@ -55,4 +70,17 @@ describe('the asynchronous logger loses no line at the end of the process', () =
     expect(JSON.stringify(last?.err)).toContain('boom: the last lines must survive this');
     expect(stderr).toContain('boom: the last lines must survive this');
   });
+});
+
+describe('a stdout nobody reads cannot keep the process from ending', () => {
+  it('a graceful exit gives up on the stalled reader and exits with 0', async () => {
+    const { code } = await run('exit', 'stalled');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('a crash gives up on the stalled reader, says why on stderr and exits with 1', async () => {
+    const { code, stderr } = await run('crash', 'stalled');
+    expect(code).toBe(1);
+    expect(stderr).toContain('boom: the last lines must survive this');
+  }, 60_000);
 });

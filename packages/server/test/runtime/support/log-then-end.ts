@@ -2,7 +2,7 @@
 // buffered), then ends the way the service ends: `exit` as main.ts's graceful shutdown does (a last
 // line, then process.exit), `crash` by an exception nothing catches (with main.ts's crash handler).
 import { exitOnCrash } from '../../../src/runtime/crash.js';
-import { createLogger, flushLogs } from '../../../src/runtime/logger.js';
+import { createLogger, flushLogsBeforeExit } from '../../../src/runtime/logger.js';
 
 const lines = Number(process.env['LINES'] ?? 1_000);
 const ending = process.argv[2];
@@ -12,7 +12,7 @@ const padding = 'x'.repeat(200);
 for (let index = 1; index <= lines; index += 1) logger.info({ index, padding }, 'request completed');
 if (ending === 'exit') {
   logger.info('stopped');
-  flushLogs(logger);
+  flushLogsBeforeExit(logger);
   process.exit(0);
 } else if (ending === 'crash') {
   setImmediate(() => {
