@@ -151,7 +151,7 @@ describe('the packed client, installed with npm in a project outside the workspa
     expect(manifestText).not.toContain('workspace:');
     expect(packedManifest.dependencies).toEqual(workspaceManifest.dependencies);
     expect(Object.keys(workspaceManifest.dependencies)).toEqual(['openapi-fetch']);
-    // Build-time fields mean nothing to an installer (the beforePacking hook in .pnpmfile.cjs).
+    // Build-time fields mean nothing to an installer (the beforePacking hook in scripts/pnpmfile.cjs).
     expect(packedManifest).not.toHaveProperty('devDependencies');
     expect(packedManifest).not.toHaveProperty('scripts');
     expect(packedManifest.type).toBe('module');
