@@ -20,7 +20,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
-import { validatorSpec } from './validator-spec.mjs';
+import { withDiscriminatorHints } from './validator-spec.mjs';
 
 const schemaPrefix = '#/components/schemas/';
 const documentId = 'spec.json';
@@ -107,7 +107,7 @@ function formatsUsed(node, found = new Map()) {
  * @param {object} spec the strict bundled spec (not modified)
  */
 export function mswRequestValidatorsModule(spec) {
-  const annotated = validatorSpec(spec);
+  const annotated = withDiscriminatorHints(spec);
   const prefix = `${documentId}#/$defs/`;
   // `discriminator` stays: it decides which branch's errors the service's validator reports.
   const defs = Object.fromEntries(Object.entries(annotated.components?.schemas ?? {}).map(([name, schema]) => [name, stripped(schema, prefix)]));

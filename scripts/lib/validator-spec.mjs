@@ -8,6 +8,13 @@
 // it Ajv checks the one branch the tag names, so the errors are that branch's own (one per bad
 // element). The published spec carries no `discriminator`: OpenAPI's reading of one without a
 // `mapping` is "the tag is the schema's name", and Ajv refuses a `mapping`.
+//
+// Without what checking a request never reads: every operation's `responses`, the `responses`,
+// `headers`, `examples` and `links` components (reached only from responses, or from examples), and
+// the examples of parameters and request bodies. express-openapi-validator puts the whole document
+// (dereferenced) under every operation's request schemas, and Ajv walks all of it for each: answers
+// are most of the document, and walking them was most of the service's start-up CPU. The service
+// checks its answers with validators compiled at generate time (generate-response-validators.mjs).
 
 const schemaPrefix = '#/components/schemas/';
 
@@ -63,9 +70,61 @@ function annotate(schemas, node) {
   for (const child of Object.values(node)) annotate(schemas, child);
 }
 
-/** @param {{components?: {schemas?: Record<string, unknown>}}} spec the bundled spec (not modified) */
-export function validatorSpec(spec) {
+/**
+ * The spec with Ajv's discriminator hints (what the service's validator and the MSW handlers' request
+ * checks compile their schemas from).
+ * @param {{components?: {schemas?: Record<string, unknown>}}} spec the bundled spec (not modified)
+ */
+export function withDiscriminatorHints(spec) {
   const copy = structuredClone(spec);
   annotate(copy.components?.schemas ?? {}, copy);
+  return copy;
+}
+
+/** Components that only answers (and examples) refer to. */
+export const answerOnlyComponents = ['responses', 'headers', 'examples', 'links'];
+const operationMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every `$ref` in `node` that points into one of the removed components; none may be left. */
+function refsIntoRemoved(node, found = []) {
+  if (Array.isArray(node)) for (const child of node) refsIntoRemoved(child, found);
+  else if (isObject(node)) {
+    if (typeof node.$ref === 'string' && answerOnlyComponents.some((name) => node.$ref.startsWith(`#/components/${name}/`))) found.push(node.$ref);
+    for (const child of Object.values(node)) refsIntoRemoved(child, found);
+  }
+  return found;
+}
+
+function withoutExamples(objects) {
+  for (const object of objects ?? []) {
+    if (!isObject(object)) continue;
+    delete object.example;
+    delete object.examples;
+    for (const mediaType of Object.values(object.content ?? {})) withoutExamples([mediaType]);
+  }
+}
+
+/**
+ * What the service's request validator compiles: the spec with the discriminator hints, without the
+ * answers and the examples.
+ * @param {{paths?: Record<string, Record<string, unknown>>, components?: Record<string, unknown>}} spec the bundled spec (not modified)
+ */
+export function validatorSpec(spec) {
+  const copy = withDiscriminatorHints(spec);
+  for (const name of answerOnlyComponents) delete copy.components?.[name];
+  withoutExamples(Object.values(copy.components?.parameters ?? {}));
+  withoutExamples(Object.values(copy.components?.requestBodies ?? {}));
+  for (const pathItem of Object.values(copy.paths ?? {})) {
+    withoutExamples(pathItem.parameters);
+    for (const method of operationMethods) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      delete operation.responses;
+      withoutExamples(operation.parameters);
+      withoutExamples([operation.requestBody]);
+    }
+  }
+  const dangling = refsIntoRemoved(copy);
+  if (dangling.length > 0) throw new Error(`validator spec: a request still refers to a removed component: ${[...new Set(dangling)].join(', ')}`);
   return copy;
 }

@@ -68,19 +68,3 @@ describe('search rules generator', () => {
     expect(() => derive(specWith(edit))).toThrow(message);
   });
 });
-
-describe('validator spec', () => {
-  it("adds Ajv's discriminator where one required property tells a oneOf's branches apart, and nowhere else", async () => {
-    const { validatorSpec } = await import('../../../scripts/lib/validator-spec.mjs');
-    const spec = loadSpec();
-    const annotated = validatorSpec(spec) as typeof spec;
-    const schemas = annotated.components['schemas'] as Schemas;
-    expect(schemas['SearchCriterion']?.['discriminator']).toEqual({ propertyName: 'field' });
-    for (const name of ['AmountCriterion', 'StatusCriterion', 'DescriptionCriterion'])
-      expect(schemas[name]?.['discriminator']).toEqual({ propertyName: 'operator' });
-    // Apart from the hints, the validator compiles the very spec that is published.
-    const withoutHints = JSON.parse(JSON.stringify(annotated, (key, value: unknown) => (key === 'discriminator' ? undefined : value)));
-    expect(withoutHints).toEqual(spec);
-    expect(spec.components['schemas']?.['SearchCriterion']).not.toHaveProperty('discriminator');
-  });
-});
