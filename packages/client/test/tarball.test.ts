@@ -20,6 +20,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
+import { pnpmCommand } from '../../../scripts/lib/pnpm-command.mjs';
+
+const [pnpmExecutable, ...pnpmArguments] = pnpmCommand();
 
 const clientDir = fileURLToPath(new URL('..', import.meta.url));
 const consumerSources = fileURLToPath(new URL('./consumer/', import.meta.url));
@@ -102,8 +105,8 @@ describe('the packed client, installed with npm in a project outside the workspa
     const packDir = join(scratch, 'pack');
     const packed = await passingStep(
       'pack (the prepack script builds dist/)',
-      'npx',
-      ['--yes', 'pnpm@10.34.9', '--filter', workspaceManifest.name, 'pack', '--pack-destination', packDir],
+      pnpmExecutable,
+      [...pnpmArguments, '--filter', workspaceManifest.name, 'pack', '--pack-destination', packDir],
       repoRoot,
     );
     const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));

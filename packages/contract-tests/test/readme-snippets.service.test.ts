@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, startPrism, type RunningPrism } from '../../../scripts/lib/prism.mjs';
 import { startService, type RunningService } from '../src/service.js';
+import { pnpmShellFunction } from '../../../scripts/lib/pnpm-command.mjs';
 
 const run = promisify(execFile);
 
@@ -42,9 +43,9 @@ function blockWith(language: 'sh' | 'ts', marker: string): string {
 // and starts the service and Prism (seconds each when idle, a minute or more on a saturated machine).
 describe("the README's snippets", () => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'readme-snippets-')), 'jwt-signing-key.json');
-  // `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).
+  // `pnpm` in the README is the pinned pnpm: the one running the suite, else npx (pnpm-command.mjs).
   const shell = (script: string) =>
-    run('bash', ['-c', `set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n${script}`], {
+    run('bash', ['-c', `set -euo pipefail\n${pnpmShellFunction()}\n${script}`], {
       cwd: repoRoot,
       env: { ...process.env, DEV_KEY_FILE: keyFile, NODE_OPTIONS: '' },
       timeout: 120_000,

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../scripts/lib/prism.mjs';
 import { freePort } from '../src/service.js';
+import { pnpmShellFunction } from '../../../scripts/lib/pnpm-command.mjs';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
@@ -19,8 +20,8 @@ function shBlockWith(marker: string): string {
   return found;
 }
 
-// `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (it says so).
-const prelude = 'set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n';
+// `pnpm` in the README is the pinned pnpm: the one running the suite, else npx (pnpm-command.mjs).
+const prelude = `set -euo pipefail\n${pnpmShellFunction()}\n`;
 
 // Timeouts here are upper bounds that only end a hung run, not waits: the README's commands run through pnpm and
 // start the stateful mock (seconds each when idle, a minute or more on a saturated machine).

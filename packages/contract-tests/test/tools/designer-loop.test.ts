@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintDevToken } from '@invoice-api/server/dev-token';
+import { pnpmCommand } from '../../../../scripts/lib/pnpm-command.mjs';
 import { startPrism, type RunningPrism } from '../../../../scripts/lib/prism.mjs';
 import { copyRepository } from '../../src/scratch-copy.js';
 import { startService, type RunningService } from '../../src/service.js';
 
-const pnpm = ['--yes', 'pnpm@10.34.9'];
+const [pnpmExecutable, ...pnpmArguments] = pnpmCommand();
 const newOperationId = 'getReport';
 const reportExample = { report: { id: 7, title: 'Paid invoices of March' } };
 
@@ -142,7 +143,7 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     scratch = mkdtempSync(join(tmpdir(), 'designer-loop-'));
     process.stdout.write(`designer loop: scratch copy in ${scratch}\n`);
     copyRepository(scratch);
-    expectStep(step('install offline from the local store', 'npx', [...pnpm, 'install', '--offline', '--frozen-lockfile']), 'passes');
+    expectStep(step('install offline from the local store', pnpmExecutable, [...pnpmArguments, 'install', '--offline', '--frozen-lockfile']), 'passes');
   }, 300_000);
 
   afterAll(async () => {
@@ -161,7 +162,7 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     expect(edited.length).toBeGreaterThan(root.length + 100);
     writeFileSync(rootFile, edited);
 
-    const generated = step('generate', 'npx', [...pnpm, 'generate']);
+    const generated = step('generate', pnpmExecutable, [...pnpmArguments, 'generate']);
     expectStep(generated, 'passes');
     expect(readFileSync(join(scratch, 'packages/client/generated/operations.ts'), 'utf8')).toContain(
       `${newOperationId}: (reportId: PathParameter<'${newOperationId}', 'report_id'>, query?: QueryParams<'${newOperationId}'>, opts?: CallOptions)`,
@@ -170,22 +171,22 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     // What the new operation touches is the server's handler table: its typecheck is the designer's
     // answer (the workspace-wide `pnpm typecheck` checks the same server sources again in every
     // package that imports them, for no new message).
-    const broken = step('typecheck of the server (must fail)', 'npx', [...pnpm, '--filter', './packages/server', 'typecheck']);
+    const broken = step('typecheck of the server (must fail)', pnpmExecutable, [...pnpmArguments, '--filter', './packages/server', 'typecheck']);
     expectStep(broken, 'fails');
     expect(broken.output).toMatch(new RegExp(`src/operations/index\\.ts\\(\\d+,\\d+\\): error TS2741: Property '${newOperationId}' is missing`));
 
-    const scaffolded = step('scaffold', 'npx', [...pnpm, 'scaffold']);
+    const scaffolded = step('scaffold', pnpmExecutable, [...pnpmArguments, 'scaffold']);
     expectStep(scaffolded, 'passes');
     expect(scaffolded.output).toContain(
       `scaffold: wrote a stub for ${newOperationId} (GET /api/v1/reports/{report_id}) in packages/server/src/operations/reports.ts (new file)`,
     );
-    expect(step('scaffold again writes nothing', 'npx', [...pnpm, 'scaffold']).output).toContain('nothing written');
+    expect(step('scaffold again writes nothing', pnpmExecutable, [...pnpmArguments, 'scaffold']).output).toContain('nothing written');
 
     // Passing now: the server with the stub, and the client, whose generated function, query options
     // and MSW handler for the new operation are compiled against the generated types here.
     expectStep(
-      step('typecheck of the server and the client (must pass)', 'npx', [
-        ...pnpm,
+      step('typecheck of the server and the client (must pass)', pnpmExecutable, [
+        ...pnpmArguments,
         '--filter',
         './packages/server',
         '--filter',

@@ -19,6 +19,7 @@ import { seedIfEmpty } from '../../src/db/seed.js';
 import { startService } from '../../src/service.js';
 import { adminDatabaseUrl, databaseHookTimeoutMs, pgliteTemplate, uniqueDatabaseName } from '../support/databases.js';
 import { testKeyFile } from '../http/support/service.js';
+import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -71,7 +72,7 @@ describe('the README steps of the move to PostgreSQL', () => {
     expect(steps).toContain('pnpm db:backup');
     expect(steps).toContain(`createdb -h 127.0.0.1 -U postgres ${databaseName}`);
 
-    const { stdout } = await run('bash', ['-c', `set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n${steps}`], {
+    const { stdout } = await run('bash', ['-c', `set -euo pipefail\n${pnpmShellFunction()}\n${steps}`], {
       cwd: repoRoot,
       env: { ...process.env, PGLITE_DATA_DIR: dataDir, DATABASE_URL: '', NODE_OPTIONS: '' },
       timeout: 600_000,

@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { pgliteTemplate } from '../support/databases.js';
 import { testKeyFile } from '../http/support/service.js';
+import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /**
@@ -61,8 +62,8 @@ interface StartedStep {
 
 /** Runs a README block in bash from the repository root until its service logs that it listens. */
 async function startStep(script: string, env: Record<string, string>): Promise<StartedStep> {
-  // `pnpm` in the README means `npx --yes pnpm@10.34.9` where pnpm is not installed (the README says so).
-  const child = spawn('bash', ['-c', `set -euo pipefail\npnpm() { npx --yes pnpm@10.34.9 "$@"; }\n${script}`], {
+  // `pnpm` in the README is the pinned pnpm: the one running the suite, else npx (pnpm-command.mjs).
+  const child = spawn('bash', ['-c', `set -euo pipefail\n${pnpmShellFunction()}\n${script}`], {
     cwd: repoRoot,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
