@@ -34,6 +34,25 @@ export function urlFor(name: string, host?: { host: string; port: number }): str
   return url.toString();
 }
 
+/**
+ * Ends the pool and resolves once each of its connections has closed. pg's `Pool.end()` resolves as
+ * soon as it has asked them to close; a `drop database ... with (force)` in that window terminates a
+ * session still open, and its client, no longer the pool's, emits that error with no listener: an
+ * uncaught exception in whichever test file happens to be running.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      open -= 1;
+      if (open === 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}
+
 export async function createTestPostgres(prefix: string): Promise<TestPostgres> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`unsafe database name ${name}`);
@@ -54,7 +73,7 @@ export async function createTestPostgres(prefix: string): Promise<TestPostgres> 
       return (await pool.query<R>(text, values)).rows;
     },
     async drop() {
-      await pool.end();
+      await endPool(pool);
       await admin(`drop database if exists "${name}" with (force)`);
     },
   };
