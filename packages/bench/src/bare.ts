@@ -12,11 +12,14 @@ export interface BareOptions {
   /** Connections of its pg pool: the load generator's, so that neither queues for the other. */
   poolSize: number;
   framework?: BareFramework;
+  /** Node options, e.g. `--cpu-prof` (profile-run.ts). */
+  nodeArgs?: readonly string[];
 }
 
 export function startBare(options: BareOptions): Promise<RunningServer> {
   return startServer({
     entry: bareEntry,
+    ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     env: { DATABASE_URL: options.databaseUrl, POOL_SIZE: String(options.poolSize), BARE_FRAMEWORK: options.framework ?? 'node:http' },
   });
 }

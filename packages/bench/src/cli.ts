@@ -1,7 +1,7 @@
 // `pnpm bench` (full: a million invoices, the RESULTS.md run), `pnpm bench -- --quick` (100k, short
 // runs, under four minutes), `--smoke` (a few thousand rows, what the test suite runs).
 // `--output FILE` also writes the report to FILE. BENCH_POSTGRES_URL names the PostgreSQL server.
-// `--profile [SCENARIO]` profiles the service under one scenario instead (profile-run.ts; default
+// `--profile [SCENARIO]` profiles the service, then express alone, under one scenario instead (profile-run.ts; default
 // 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`
 // runs this checkout's service against DIR's in interleaved rounds (compare-run.ts); with it, `--seconds N`
 // sets each round's length, `--rounds N` the rounds per side and `--warm-up N` each side's warm-up requests;

@@ -33,7 +33,10 @@ export interface ProfileSummary {
   totalMs: number;
   idleMs: number;
   functions: SelfTime[];
+  /** The largest packages by self time. */
   packages: SelfTime[];
+  /** Every package's self time, for comparing two profiles. */
+  allPackages: SelfTime[];
 }
 
 /**
@@ -116,7 +119,7 @@ export async function summariseProfile(file: string, window?: SampleWindow, coun
     const owner = packageOf(node.callFrame);
     packages.set(owner, (packages.get(owner) ?? 0) + ms);
   }
-  return { file, totalMs, idleMs, functions: top(functions, count), packages: top(packages, 15) };
+  return { file, totalMs, idleMs, functions: top(functions, count), packages: top(packages, 15), allPackages: top(packages, packages.size) };
 }
 
 export function renderProfileSummary(summary: ProfileSummary, requests: number): string {
@@ -139,5 +142,43 @@ export function renderProfileSummary(summary: ProfileSummary, requests: number):
   };
   table('function (self time)', summary.functions);
   table('package (self time)', summary.packages);
+  return lines.join('\n');
+}
+
+/** One package's main-thread CPU per request in two profiles (microseconds). */
+export interface PackageDifference {
+  name: string;
+  serviceUs: number;
+  floorUs: number;
+}
+
+/**
+ * Each package's self time per request in the service's profile and in the floor's (express alone
+ * under the same load), largest difference first: where the service's CPU beyond the floor goes.
+ */
+export function packageDifferences(service: ProfileSummary, serviceRequests: number, floor: ProfileSummary, floorRequests: number): PackageDifference[] {
+  const perRequest = (entries: readonly SelfTime[], requests: number): Map<string, number> =>
+    new Map(entries.map((entry) => [entry.name, (1000 * entry.ms) / Math.max(1, requests)]));
+  const ours = perRequest(service.allPackages, serviceRequests);
+  const theirs = perRequest(floor.allPackages, floorRequests);
+  return [...new Set([...ours.keys(), ...theirs.keys()])]
+    .map((name) => ({ name, serviceUs: ours.get(name) ?? 0, floorUs: theirs.get(name) ?? 0 }))
+    .sort((x, y) => y.serviceUs - y.floorUs - (x.serviceUs - x.floorUs));
+}
+
+export function renderPackageDifferences(differences: readonly PackageDifference[], floorName: string): string {
+  const microseconds = (value: number): string => value.toFixed(1);
+  const serviceTotal = differences.reduce((sum, entry) => sum + entry.serviceUs, 0);
+  const floorTotal = differences.reduce((sum, entry) => sum + entry.floorUs, 0);
+  const extra = serviceTotal - floorTotal;
+  const lines = [
+    `| package (self time) | service, µs per request | ${floorName}, µs per request | difference | share of the difference |`,
+    '|---|---|---|---|---|',
+    ...differences.map(
+      (entry) =>
+        `| ${entry.name.replaceAll('|', '\\|')} | ${microseconds(entry.serviceUs)} | ${microseconds(entry.floorUs)} | ${microseconds(entry.serviceUs - entry.floorUs)} | ${extra > 0 ? `${((100 * (entry.serviceUs - entry.floorUs)) / extra).toFixed(0)} %` : 'n/a'} |`,
+    ),
+    `| **all** | ${microseconds(serviceTotal)} | ${microseconds(floorTotal)} | ${microseconds(extra)} | 100 % |`,
+  ];
   return lines.join('\n');
 }

@@ -2,13 +2,26 @@
 // starts it: validation on, logging at info, rate limits in the path) under one scenario with
 // `node --cpu-prof`, on the quick data set unless --full is given. Prints the CPU per request from
 // /proc and the profile's top functions and packages, counted over the load only (start-up and the
-// warm-up are left out by their timestamps).
+// warm-up are left out by their timestamps). For a read or a search, express alone (bare-server.ts's
+// handler as the only route of an express 5 app) is profiled next under the same load, and each
+// package's CPU per request is set beside the service's: the CPU target is a multiple of express
+// alone's, and this says which package spends the difference.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInvoiceId } from './bench-invoice.js';
-import { monotonicMicroseconds, mainThreadProfile, renderProfileSummary, summariseProfile } from './cpu-profile.js';
+import { startBare } from './bare.js';
+import type { RunningServer } from './child-process.js';
+import {
+  monotonicMicroseconds,
+  mainThreadProfile,
+  packageDifferences,
+  renderPackageDifferences,
+  renderProfileSummary,
+  summariseProfile,
+  type ProfileSummary,
+} from './cpu-profile.js';
 import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
 import { withCpu, type Figures, type Measure } from './figures.js';
@@ -53,34 +66,75 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
     const scenarios = [...searchScenarios(profile), getInvoiceScenario(await benchInvoiceId(url))];
     const load = await loadFor(options.scenario, scenarios, url, token, profile.connections);
-    const service = await startService({ databaseUrl: url, devKeyFile, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDirectory] });
-    let figures: Figures;
-    let startUs: number;
-    let endUs: number;
-    try {
-      log(`profiling '${options.scenario}': ${options.seconds} s of load after a 2 s warm-up`);
-      await load(service.url, { seconds: 2 });
-      startUs = monotonicMicroseconds();
-      figures = await withCpu(service, () => load(service.url, { seconds: options.seconds }));
-      endUs = monotonicMicroseconds();
-    } finally {
-      await service.stop();
-    }
-    const summary = await summariseProfile(await mainThreadProfile(profileDirectory), { startUs, endUs });
-    return [
+    const profiled = (name: string, start: (nodeArgs: readonly string[]) => Promise<RunningServer>) =>
+      profileUnderLoad({ name, start, load, seconds: options.seconds, directory: join(profileDirectory, name.replaceAll(' ', '-')), log });
+    const service = await profiled('service', (nodeArgs) => startService({ databaseUrl: url, devKeyFile, nodeArgs }));
+    const lines = [
       `# CPU profile of the service: '${options.scenario}', ${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections, ${options.seconds} s`,
       '',
-      `${figures.requests} requests, ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.errors} errors; ` +
-        `process CPU (all threads, /proc) ${(figures.cpuMsPerRequest ?? Number.NaN).toFixed(3)} ms per request.`,
+      figuresLine(service.figures),
       '',
-      renderProfileSummary(summary, figures.requests),
-    ].join('\n');
+      renderProfileSummary(service.summary, service.figures.requests),
+    ];
+    // The writes have no express-alone handler; the reads and searches do (bare-server.ts).
+    if (options.scenario !== 'issue' && options.scenario !== 'create') {
+      const floor = await profiled('express alone', (nodeArgs) =>
+        startBare({ databaseUrl: url, poolSize: profile.connections, framework: 'express', nodeArgs }),
+      );
+      lines.push(
+        '',
+        `## Beside express alone (the same handler as the only route of an express 5 app, no middleware), under the same load`,
+        '',
+        figuresLine(floor.figures),
+        '',
+        'Main-thread self time per request by package, largest difference first: where the service spends CPU that express alone does not. ' +
+          'The two profiles ran one after the other, not interleaved: their ratio is not the CPU target\'s figure (that is the benchmark\'s section "What express alone costs"), their breakdown is what this shows.',
+        '',
+        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, floor.summary, floor.figures.requests), 'express alone'),
+        '',
+        renderProfileSummary(floor.summary, floor.figures.requests),
+      );
+    }
+    return lines.join('\n');
   } finally {
     await rm(keyDirectory, { recursive: true, force: true });
   }
 }
 
 type Load = (serviceUrl: string, measure: Measure) => Promise<Figures>;
+
+function figuresLine(figures: Figures): string {
+  return (
+    `${figures.requests} requests, ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.errors} errors; ` +
+    `process CPU (all threads, /proc) ${(figures.cpuMsPerRequest ?? Number.NaN).toFixed(3)} ms per request.`
+  );
+}
+
+/** Starts a server with `--cpu-prof`, warms it for 2 s, loads it, stops it, and summarises the load's samples only. */
+async function profileUnderLoad(options: {
+  name: string;
+  start: (nodeArgs: readonly string[]) => Promise<RunningServer>;
+  load: Load;
+  seconds: number;
+  directory: string;
+  log: (line: string) => void;
+}): Promise<{ figures: Figures; summary: ProfileSummary }> {
+  await mkdir(options.directory, { recursive: true });
+  const server = await options.start(['--cpu-prof', '--cpu-prof-dir', options.directory]);
+  let figures: Figures;
+  let startUs: number;
+  let endUs: number;
+  try {
+    options.log(`profiling ${options.name}: ${options.seconds} s of load after a 2 s warm-up`);
+    await options.load(server.url, { seconds: 2 });
+    startUs = monotonicMicroseconds();
+    figures = await withCpu(server, () => options.load(server.url, { seconds: options.seconds }));
+    endUs = monotonicMicroseconds();
+  } finally {
+    await server.stop();
+  }
+  return { figures, summary: await summariseProfile(await mainThreadProfile(options.directory), { startUs, endUs }) };
+}
 
 async function loadFor(name: string, scenarios: ReturnType<typeof searchScenarios>, url: string, token: string, connections: number): Promise<Load> {
   if (name === 'issue') {
