@@ -8,7 +8,9 @@
 // that exists only for this and serves nothing but the validator (no handlers, no database).
 //
 // Every step is lenient: a warm-up request is not meant to be valid, it only has to reach the
-// request validator (which compiles before it validates). Answers are checked by validators compiled
+// request validator (which compiles before it validates). Lenient with refusals only: a validator
+// that cannot check a request at all (its document failed to load, so it would answer every request
+// with a 500) fails the warm-up, and with it the start. Answers are checked by validators compiled
 // at generate time (answer-check.ts): nothing to warm.
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, Agent, createServer } from 'node:http';
@@ -60,7 +62,11 @@ export async function warmUpValidators(validators: readonly RequestHandler[]): P
     res.locals.caller = caller;
     next();
   });
-  for (const validator of validators) app.use(lenient(validator));
+  let failure: Error | undefined;
+  const noteFailure = (error: Error): void => {
+    failure ??= error;
+  };
+  for (const validator of validators) app.use(lenient(validator, noteFailure));
   app.use((_req, res) => {
     res.status(200).json({});
   });
@@ -77,7 +83,10 @@ export async function warmUpValidators(validators: readonly RequestHandler[]): P
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const requests = warmUpRequests();
   try {
-    for (const warmUp of requests) await send(port, agent, warmUp);
+    for (const warmUp of requests) {
+      await send(port, agent, warmUp);
+      if (failure !== undefined) throw new ValidatorUnusableError(failure);
+    }
   } finally {
     agent.destroy();
     server.closeAllConnections();
@@ -86,15 +95,37 @@ export async function warmUpValidators(validators: readonly RequestHandler[]): P
   return { requests: requests.length, ms: Math.round(performance.now() - startedAt) };
 }
 
+/** The request validator could not check a request at all: the service must not start with it. */
+export class ValidatorUnusableError extends Error {
+  constructor(cause: Error) {
+    super(`the request validator cannot check requests: ${cause.message}`, { cause });
+    this.name = 'ValidatorUnusableError';
+  }
+}
+
+/**
+ * What a validator's report says about the validator itself: nothing when it refused the request
+ * (an HTTP error of status 4xx, what an invalid warm-up request gets), the error when it failed to
+ * check it (anything else: its document did not load, or it broke).
+ */
+export function validatorFailure(reported: unknown): Error | undefined {
+  if (reported === undefined || reported === null) return undefined;
+  const status = (reported as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) return undefined;
+  return reported instanceof Error ? reported : new Error(String(reported));
+}
+
 /**
  * Runs a middleware and continues whatever it reports: an invalid warm-up request must still reach
- * the next validator. A second call of `next` (the response validator reporting the answer it
- * rejected) ends the answer.
+ * the next validator. What is not a refusal goes to `onFailure`. A second call of `next` (the
+ * response validator reporting the answer it rejected) ends the answer.
  */
-function lenient(middleware: RequestHandler): RequestHandler {
+function lenient(middleware: RequestHandler, onFailure: (error: Error) => void): RequestHandler {
   return (req, res, next) => {
     let continued = false;
-    const onward = (): void => {
+    const onward = (reported?: unknown): void => {
+      const failure = validatorFailure(reported);
+      if (failure !== undefined) onFailure(failure);
       if (!continued) {
         continued = true;
         next();
@@ -105,8 +136,8 @@ function lenient(middleware: RequestHandler): RequestHandler {
     try {
       const result: unknown = middleware(req, res, onward);
       if (result instanceof Promise) result.catch(onward);
-    } catch {
-      onward();
+    } catch (error) {
+      onward(error);
     }
   };
 }
