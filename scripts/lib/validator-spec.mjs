@@ -13,7 +13,7 @@
 // `headers`, `examples` and `links` components (reached only from responses, or from examples), and
 // the examples of parameters and request bodies. express-openapi-validator puts the whole document
 // (dereferenced) under every operation's request schemas, and Ajv walks all of it for each: answers
-// are most of the document, and walking them was most of the service's start-up CPU. The service
+// are most of the document, and every start walked them for nothing. The service
 // checks its answers with validators compiled at generate time (generate-response-validators.mjs).
 
 const schemaPrefix = '#/components/schemas/';
