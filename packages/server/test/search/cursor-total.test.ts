@@ -4,7 +4,6 @@
 // count's InitPlan "never executed"), never from timing; totals are compared with a fresh count.
 import { createHash } from 'node:crypto';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
-import { CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { createInvoice, updateInvoice } from '../../src/operations/invoices.js';
@@ -12,6 +11,7 @@ import { encodeCursor, searchDigest } from '../../src/search/cursor.js';
 import { parseSearchRequest, searchInvoices, type SearchPage } from '../../src/search/index.js';
 import { searchStatements } from '../../src/search/query.js';
 import { engines, useTestDatabase } from '../support/databases.js';
+import { explainPlan, planNodes } from '../support/explain.js';
 import { contextFor, createAccount, type TestAccount } from '../support/fixtures.js';
 
 const rowCount = 30;
@@ -30,16 +30,6 @@ const body = {
     { field: 'amount', operator: '>=', value: 0 },
   ],
 } satisfies InvoiceSearchRequest;
-
-interface PlanNode {
-  'Node Type': string;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-function planNodes(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
-}
 
 describe.each(engines)('the total of a page by cursor on %s', (engine) => {
   const database = useTestDatabase(engine, { name: 'search_cursor_total' });
@@ -88,15 +78,13 @@ describe.each(engines)('the total of a page by cursor on %s', (engine) => {
   /** How often the count of the search's total statement ran: EXPLAIN ANALYZE of the service's own statement. */
   async function countRuns(account: TestAccount, cursor: string): Promise<number> {
     const statement = searchStatements(database(), account.accountId, parseSearchRequest({ ...body, cursor })).total;
-    const result = await database().db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
-    );
-    const raw = Object.values(result.rows[0] ?? {})[0];
-    const [explained] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    const aggregates = planNodes(explained!.Plan).filter((node) => node['Node Type'] === 'Aggregate');
+    const plan = await explainPlan(database(), statement, { analyze: true });
+    const aggregates = planNodes(plan).filter((node) => node['Node Type'] === 'Aggregate');
     // The statement holds one aggregate, the count; a count that is never executed has 0 loops.
     expect(aggregates).toHaveLength(1);
-    return aggregates[0]!['Actual Loops'];
+    const loops = aggregates[0]!['Actual Loops'];
+    if (loops === undefined) throw new Error('EXPLAIN ANALYZE gave the count no loop count.');
+    return loops;
   }
 
   it('(a) nothing changed: every page answers the exact total and the count is skipped', async () => {

@@ -3,23 +3,15 @@
 // after writes between pages too, and without reading a single invoice for it. The plan is read from
 // the EXPLAIN of the very statement the service runs; totals are compared with a filter of the rows.
 import type { InvoiceSearchRequest, InvoiceStatus } from '@invoice-api/contract';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchRequest, searchInvoices } from '../../src/search/index.js';
 import { searchStatements } from '../../src/search/query.js';
 import { engines, useTestDatabase } from '../support/databases.js';
+import { explainPlan, planNodes } from '../support/explain.js';
 import { createAccount, type TestAccount } from '../support/fixtures.js';
 
 type Criteria = NonNullable<InvoiceSearchRequest['criteria']>;
-
-interface PlanNode {
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function relations(node: PlanNode): string[] {
-  return [...(node['Relation Name'] === undefined ? [] : [node['Relation Name']]), ...(node.Plans ?? []).flatMap(relations)];
-}
 
 const statuses: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'overdue', 'cancelled'];
 const currencies = ['CHF', 'EUR', 'USD'];
@@ -87,12 +79,8 @@ describe.each(engines)('totals as sums of kept counts on %s', (engine) => {
   /** The tables the total statement of `body` reads, from its EXPLAIN. */
   async function tablesReadForTotal(body: InvoiceSearchRequest): Promise<string[]> {
     const statement = searchStatements(database(), account.accountId, parseSearchRequest(body)).total;
-    const result = await database().db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
-    );
-    const raw = Object.values(result.rows[0] ?? {})[0];
-    const [explained] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
-    return [...new Set(relations(explained!.Plan))].sort();
+    const plan = await explainPlan(database(), statement, { analyze: false });
+    return [...new Set(planNodes(plan).flatMap((node) => node['Relation Name'] ?? []))].sort();
   }
 
   it('answers the exact total of every page, first and by cursor, with a write between pages', async () => {
