@@ -2,7 +2,10 @@
 // (worst-case.ts) through the service on PostgreSQL and on PGlite, each on its demo seed, printed as
 // median and range. With `--compare DIR` (another checkout of this repository, installed), that
 // checkout's service runs beside this one on each engine and the rounds alternate between them, so a
-// before/after comparison sees the same machine state on both sides.
+// before/after comparison sees the same machine state on both sides. `--database NAME` runs this
+// checkout on an existing data set instead (a bench database: `bench_full` holds a million invoices),
+// PostgreSQL only, and `--baseline-database NAME` the compared checkout on its own copy of it (made
+// by `pnpm bench -- --compare DIR --baseline-database NAME`, in the compared checkout's schema).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,7 +28,16 @@ function option(name: string): string | undefined {
 const compareRoot = option('--compare');
 const rounds = Number(option('--rounds') ?? 3);
 const perRound = Number(option('--per-round') ?? 5);
-const checkouts = [{ side: 'this', root: thisRoot }, ...(compareRoot === undefined ? [] : [{ side: 'compared', root: resolve(compareRoot) }])];
+const existingDatabase = option('--database');
+const baselineDatabase = option('--baseline-database');
+if (baselineDatabase !== undefined && (compareRoot === undefined || existingDatabase === undefined))
+  throw new Error('--baseline-database applies to --compare DIR with --database NAME');
+const checkouts = [
+  { side: 'this', root: thisRoot, database: existingDatabase },
+  ...(compareRoot === undefined ? [] : [{ side: 'compared', root: resolve(compareRoot), database: baselineDatabase ?? existingDatabase }]),
+];
+// An existing data set is a PostgreSQL database; the demo seed runs on both engines.
+const engines = existingDatabase === undefined ? (['postgres', 'pglite'] as const) : (['postgres'] as const);
 
 const keyDirectory = await mkdtemp(join(tmpdir(), 'bench-worst-'));
 const devKeyFile = join(keyDirectory, 'dev-key.json');
@@ -34,11 +46,12 @@ const databases: string[] = [];
 try {
   const token = await mintDevToken({ keyFile: devKeyFile, accountId: 1, clientId: 'bench', ttlSeconds: 3600 });
   const lines: string[] = [];
-  for (const engine of ['postgres', 'pglite'] as const) {
+  for (const engine of engines) {
     const targets: Target[] = [];
     for (const [index, checkout] of checkouts.entries()) {
       let url = 'memory:';
-      if (engine === 'postgres') {
+      if (checkout.database !== undefined) url = databaseUrl(postgresServerUrl, checkout.database);
+      else if (engine === 'postgres') {
         const name = `bench_worst_${process.pid}_${index}`;
         await createDatabaseIfMissing(postgresServerUrl, name);
         databases.push(name);
@@ -64,7 +77,7 @@ try {
   }
   process.stdout.write(
     [
-      `Worst-case searches, ${rounds} interleaved rounds of ${perRound} requests per side, one at a time: median (range)`,
+      `Worst-case searches${existingDatabase === undefined ? '' : ` on ${existingDatabase}${baselineDatabase === undefined ? '' : ` (the compared checkout on ${baselineDatabase})`}`}, ${rounds} interleaved rounds of ${perRound} requests per side, one at a time: median (range)`,
       '',
       '| engine | search | service | latency | verdict |',
       '|---|---|---|---|---|',
