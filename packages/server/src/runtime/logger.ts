@@ -9,7 +9,9 @@
 // handler (crash.ts) logs the fatal line before it exits; `flushLogs` pushes a line out at once where
 // someone is waiting for it (the `listening` line). Before an exit, `flushLogsBeforeExit` gives a
 // stdout whose reader has stopped reading a bounded time, so a stalled log collector cannot keep the
-// process from ending.
+// process from ending. While the process runs, the buffer is bounded too (`logBufferLimitBytes`):
+// beyond it lines are dropped, counted (`droppedLogLines`, the metric log_lines_dropped_total), and
+// reported by a warning as soon as the reader takes lines again.
 //
 // pino-pretty runs as a stream in the main thread, not as a pino transport (a worker thread): it is for
 // a terminal only, where its CPU cost does not matter; written synchronously, the last lines before a
@@ -28,6 +30,20 @@ const base = { service: 'invoice-api' };
  */
 const bufferBytes = 4_096;
 const flushEveryMs = 250;
+
+/**
+ * The most the JSON destination holds while stdout's reader does not keep up (a stalled log collector,
+ * a full pipe): about 50,000 request lines. Beyond it a line is dropped rather than kept, so that a
+ * reader that stops costs log lines, never the process's memory.
+ */
+export const logBufferLimitBytes = 16 * 1024 * 1024;
+
+/** Lines this process dropped from stdout's buffer since it started: one stdout, whatever the loggers. */
+let droppedLines = 0;
+
+export function droppedLogLines(): number {
+  return droppedLines;
+}
 
 /**
  * How long the last flush before an exit waits for a stdout whose reader has stopped reading (a full
@@ -59,13 +75,27 @@ export function isoTimeEachMillisecond(now: () => number = Date.now): () => stri
   };
 }
 
-export function createLogger(level: LogLevel, format: LogFormat = 'json', stdout: { isTTY?: boolean } = process.stdout): Logger {
+export function createLogger(
+  level: LogLevel,
+  format: LogFormat = 'json',
+  stdout: { isTTY?: boolean } = process.stdout,
+  options: { bufferLimitBytes?: number } = {},
+): Logger {
   // With tracing on, every line written inside a traced request names its trace and span; without,
   // no mixin at all, so a line costs what it did before tracing existed.
   const traceIds = tracingActive() ? { mixin: activeTraceIds } : {};
   if (!usePretty(format, stdout)) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: bufferBytes, periodicFlush: flushEveryMs, retryEAGAIN: retryFullPipe });
-    return pino({ level, base, timestamp: isoTimeEachMillisecond(), ...traceIds }, destination);
+    const destination = pino.destination({
+      dest: 1,
+      sync: false,
+      minLength: bufferBytes,
+      maxLength: options.bufferLimitBytes ?? logBufferLimitBytes,
+      periodicFlush: flushEveryMs,
+      retryEAGAIN: retryFullPipe,
+    });
+    const logger = pino({ level, base, timestamp: isoTimeEachMillisecond(), ...traceIds }, destination);
+    reportDroppedLines(destination, logger);
+    return logger;
   }
   return pino(
     { level, base, timestamp: pino.stdTimeFunctions.isoTime, ...traceIds },
@@ -77,6 +107,40 @@ export function createLogger(level: LogLevel, format: LogFormat = 'json', stdout
       messageFormat: readableMessage,
     }),
   );
+}
+
+/** Per JSON logger: writes the warning about lines dropped since the last one, if any (before an exit). */
+const reportDropsNow = new WeakMap<Logger, () => void>();
+
+/**
+ * Counts the lines the destination drops when its buffer is full, and says how many in a warning at
+ * the first write the reader takes after them: in the log itself, where the gap is. A warning that
+ * finds the buffer still full is dropped in turn, and its count waits for the next write.
+ */
+function reportDroppedLines(destination: ReturnType<typeof pino.destination>, logger: Logger): void {
+  let unreported = 0;
+  let reporting = 0;
+  const report = (): void => {
+    if (unreported === 0 || reporting > 0) return;
+    reporting = unreported;
+    unreported = 0;
+    try {
+      logger.warn({ droppedLines: reporting }, `stdout was not read fast enough: ${reporting} log lines dropped before this one`);
+    } finally {
+      reporting = 0;
+    }
+  };
+  reportDropsNow.set(logger, report);
+  destination.on('drop', () => {
+    if (reporting > 0) {
+      // The warning itself did not fit: its lines stay unreported.
+      unreported += reporting;
+      return;
+    }
+    unreported += 1;
+    droppedLines += 1;
+  });
+  destination.on('write', report);
 }
 
 export function usePretty(format: LogFormat, stdout: { isTTY?: boolean }): boolean {
@@ -135,6 +199,7 @@ export function flushLogs(logger: Logger): void {
 export function flushLogsBeforeExit(logger: Logger, lastLines: () => void = () => undefined): void {
   retryFullPipeUntilMs = Date.now() + exitFlushGiveUpMs;
   try {
+    reportDropsNow.get(logger)?.();
     lastLines();
     flushLogs(logger);
   } catch (error) {

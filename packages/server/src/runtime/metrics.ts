@@ -6,6 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { operationTable } from '@invoice-api/contract';
 import type { Database } from '../db/database.js';
+import { droppedLogLines } from './logger.js';
 
 /** Label of requests that name no operation: unknown paths, 405s, CORS preflights, `/docs`, `/openapi.json`. */
 export const unmatchedOperation = 'unmatched';
@@ -65,6 +66,17 @@ export function createMetrics(database: Pick<Database, 'engine' | 'poolStats'>):
     registers: [registry],
   });
   registerPoolGauges(registry, database);
+  let droppedReported = 0;
+  new Counter({
+    name: 'log_lines_dropped_total',
+    help: "Log lines this process dropped because stdout's reader did not keep up and the log buffer was full.",
+    registers: [registry],
+    collect() {
+      const dropped = droppedLogLines();
+      this.inc(dropped - droppedReported);
+      droppedReported = dropped;
+    },
+  });
 
   // operationId -> status -> series: two Map lookups per request, no label object built per request.
   const series = new Map<string, Map<number, RequestSeries>>();

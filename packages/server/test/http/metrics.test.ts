@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { createHandlers } from '../../src/operations/index.js';
+import { droppedLogLines } from '../../src/runtime/logger.js';
 import { createMetrics } from '../../src/runtime/metrics.js';
 import { startMetricsServer, type RunningMetricsServer } from '../../src/runtime/metrics-server.js';
 import { startServer, type RunningServer } from '../../src/runtime/server.js';
@@ -98,6 +99,8 @@ describe('metrics', () => {
     expect(samples.get('rate_limit_refusals_total{group="search"}')).toBe(0);
     expect(samples.get('http_requests_in_flight')).toBe(0);
     expect(samples.get('database_unavailable_total')).toBe(0);
+    // The count of logger.ts, which logger-bound.test.ts drives in a process of its own.
+    expect(samples.get('log_lines_dropped_total')).toBe(droppedLogLines());
   });
 
   it('shows the PostgreSQL pool and the process', async () => {
