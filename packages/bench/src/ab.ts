@@ -1,14 +1,18 @@
-// A/B comparisons that can be trusted on a shared machine: one process per side, both started and
-// warmed the same way (the same discarded requests) before any measurement, then interleaved rounds
-// (A B, then B A, ...) on those two processes, reported as the median and the range of the rounds. Where the two ranges overlap the difference is within the
-// noise and is said so instead of a ratio; a target holds only when the whole range meets it.
-// The same with more than two sides (interleavedRounds): each round starts one side later (A B C, B C A, C A B).
+// A/B comparisons that can be trusted on a shared machine: interleaved rounds (A B, then B A, ...),
+// each round on a fresh process per side, started and warmed the same way (the same discarded
+// requests) before it is measured, reported as the median and the range of the rounds. A fresh
+// process per round, not one per side: two processes of the same build and settings differ by as much
+// as a few per cent to a tenth in CPU per request here (JIT decisions, memory layout), which one
+// process per side would report as a difference between the sides. Where the two ranges overlap the
+// difference is within the noise and is said so instead of a ratio; a target holds only when the
+// whole range meets it. The same with more than two sides (interleavedRounds): each round starts one
+// side later (A B C, B C A, C A B).
 import type { RunningServer } from './child-process.js';
 import { withCpu, type Figures } from './figures.js';
 
 export interface AbSide {
   name: string;
-  /** Starts this side's server (once; the rounds measure that process). */
+  /** Starts a server of this side (once per round; each round measures its own process). */
   start(): Promise<RunningServer>;
 }
 
@@ -72,30 +76,26 @@ export interface AbOptions extends Omit<RoundsOptions, 'sides'> {
   b: AbSide;
 }
 
-/** Interleaved rounds on one process per side; the results in the order of `sides`. */
+/** Interleaved rounds, a fresh process per side and round; the results in the order of `sides`. */
 export async function interleavedRounds(options: RoundsOptions): Promise<AbSideResult[]> {
   const { sides } = options;
-  const servers: RunningServer[] = [];
   const figures: Figures[][] = sides.map(() => []);
-  try {
-    for (const side of sides) {
-      options.log(`  starting and warming: ${side.name}`);
+  for (let round = 0; round < options.rounds; round += 1) {
+    // Rotated (for two sides ABBA): whatever drifts during a run (the machine's other load, caches)
+    // falls on every side alike, and no side is always measured first or last.
+    const order = sides.map((_, position) => (position + round) % sides.length);
+    for (const index of order) {
+      const side = sides[index]!;
+      options.log(`  round ${round + 1}/${options.rounds}: ${side.name} (started and warmed)`);
       const server = await side.start();
-      servers.push(server);
-      await options.warmUp(server.url);
-    }
-    for (let round = 0; round < options.rounds; round += 1) {
-      // Rotated (for two sides ABBA): whatever drifts during a run (the machine's other load, caches)
-      // falls on every side alike, and no side is always measured first or last.
-      const order = sides.map((_, position) => (position + round) % sides.length);
-      for (const index of order) {
-        options.log(`  round ${round + 1}/${options.rounds}: ${sides[index]!.name}`);
-        const server = servers[index]!;
+      try {
+        await options.warmUp(server.url);
         figures[index]!.push(await withCpu(server, () => options.measure(server.url)));
+      } finally {
+        // Stopped before the next side starts: only the measured process runs beside the load.
+        await server.stop();
       }
     }
-  } finally {
-    await Promise.all(servers.map((server) => server.stop()));
   }
   return sides.map((side, index) => summarise(side.name, figures[index]!));
 }

@@ -138,7 +138,7 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
     const out = [
       `# Before/after: this checkout vs ${options.baselineDirectory} (${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections${options.baselineDatabaseName === undefined ? '' : `; the baseline on its copy of the data set, ${options.baselineDatabaseName}`})`,
       '',
-      `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...) on one process per side, both warmed by the same requests first; median and range.`,
+      `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...), each round on a fresh process per side warmed by the same requests first; median and range.`,
       ...(separateDatabases
         ? [
             '',

@@ -101,7 +101,7 @@ export async function expressFloorSection(context: SectionContext): Promise<Repo
   const seconds = (performance.now() - started) / 1000;
   const body = [
     `Per scenario, ${profile.abRounds} interleaved rounds per side (the order rotated each round: bare, express, service; express, service, bare; ...) ` +
-      `at ${profile.connections} connections, on three fresh processes each warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} ` +
+      `at ${profile.connections} connections, each round on a fresh process per side, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} ` +
       'discarded requests; median and range over the rounds. "express alone" is bare-server.ts\'s handler mounted as a route of an express 5 app with ' +
       'no middleware (X-Powered-By and ETag off), answering with the same writeHead and end; both run the SQL the service runs, captured once. ' +
       'CPU ratios to bare node:http: the ratio of the medians, and the range over every pairing of a round of one side with a round of the other. ' +

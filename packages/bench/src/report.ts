@@ -234,7 +234,7 @@ export function renderReport(results: RunResults): string {
     out.push(`## Validation on vs off (${v.scenario}; off: ${v.switched})`);
     out.push('');
     out.push(
-      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...) on one process per side, both started and warmed by the same discarded requests before the first round; median and range over the rounds.`,
+      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...), each round on a fresh process per side, started and warmed by the same discarded requests before it is measured; median and range over the rounds.`,
     );
     out.push('');
     out.push(renderAb(v.ab));

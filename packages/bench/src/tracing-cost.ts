@@ -1,4 +1,4 @@
-// What tracing costs the service, in interleaved rounds on three fresh processes of the same build:
+// What tracing costs the service, in interleaved rounds on fresh processes of the same build, three kinds:
 // started without the telemetry preload (the service as it was before tracing existed), with the
 // preload and no OTEL_* variables (tracing off: the preload loads nothing more), and with tracing on,
 // exporting OTLP/HTTP (protobuf, the SDK's default) to a loopback receiver that discards every export.
@@ -59,7 +59,7 @@ export async function tracingCostSection(context: SectionContext): Promise<Repor
     const seconds = (performance.now() - started) / 1000;
     const body = [
       `'${scenario.name}' at ${profile.connections} connections, ${profile.abRounds} interleaved rounds per side (the order rotated each round) of ` +
-        `${describeMeasure(measure)}, on three fresh processes each warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded ` +
+        `${describeMeasure(measure)}, each round on a fresh process per side, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded ` +
         `requests; median and range over the rounds. The traced side sampled every request and sent ${sink.exports().toLocaleString('en-US')} exports. ` +
         `This section took ${seconds.toFixed(0)} s.`,
       '',
