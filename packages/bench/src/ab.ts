@@ -1,9 +1,10 @@
 // A/B comparisons that can be trusted on a shared machine: interleaved rounds (A B, then B A, ...),
-// each round on a fresh process per side, started and warmed the same way (the same discarded
-// requests) before it is measured, reported as the median and the range of the rounds. A fresh
-// process per round, not one per side: two processes of the same build and settings differ by as much
-// as a few per cent to a tenth in CPU per request here (JIT decisions, memory layout), which one
-// process per side would report as a difference between the sides. Where the two ranges overlap the
+// reported as the median and the range of the rounds, every process started and warmed the same way
+// (the same discarded requests) before it is measured. By default each round runs on a fresh process
+// per side: two processes of the same build and settings differ by as much as a few per cent to a
+// tenth in CPU per request here (JIT decisions, memory layout), which one process per side would
+// report as a difference between the sides. `one per side` is for runs whose figures mean nothing
+// (the smoke run), where every extra start is only time. Where the two ranges overlap the
 // difference is within the noise and is said so instead of a ratio; a target holds only when the
 // whole range meets it. The same with more than two sides (interleavedRounds): each round starts one
 // side later (A B C, B C A, C A B).
@@ -12,7 +13,7 @@ import { withCpu, type Figures } from './figures.js';
 
 export interface AbSide {
   name: string;
-  /** Starts a server of this side (once per round; each round measures its own process). */
+  /** Starts a server of this side: once per round, or once for all rounds (`processes`). */
   start(): Promise<RunningServer>;
 }
 
@@ -68,7 +69,16 @@ export interface RoundsOptions {
   measure(url: string): Promise<Figures>;
   /** The warm-up every fresh process gets before its measurement, the same on every side. */
   warmUp(url: string): Promise<unknown>;
+  /** A fresh process per side and round (the default), or one per side for all its rounds. */
+  processes?: AbProcesses;
   log(line: string): void;
+}
+
+export type AbProcesses = 'fresh per round' | 'one per side';
+
+/** How a report names the processes its rounds ran on. */
+export function describeProcesses(processes: AbProcesses): string {
+  return processes === 'one per side' ? 'on one process per side for all its rounds' : 'each round on a fresh process per side';
 }
 
 export interface AbOptions extends Omit<RoundsOptions, 'sides'> {
@@ -76,26 +86,43 @@ export interface AbOptions extends Omit<RoundsOptions, 'sides'> {
   b: AbSide;
 }
 
-/** Interleaved rounds, a fresh process per side and round; the results in the order of `sides`. */
+/** Interleaved rounds on fresh processes (or one per side, `processes`); the results in the order of `sides`. */
 export async function interleavedRounds(options: RoundsOptions): Promise<AbSideResult[]> {
   const { sides } = options;
+  const keepProcesses = options.processes === 'one per side';
+  const kept: Array<RunningServer | undefined> = sides.map(() => undefined);
   const figures: Figures[][] = sides.map(() => []);
-  for (let round = 0; round < options.rounds; round += 1) {
-    // Rotated (for two sides ABBA): whatever drifts during a run (the machine's other load, caches)
-    // falls on every side alike, and no side is always measured first or last.
-    const order = sides.map((_, position) => (position + round) % sides.length);
-    for (const index of order) {
-      const side = sides[index]!;
-      options.log(`  round ${round + 1}/${options.rounds}: ${side.name} (started and warmed)`);
-      const server = await side.start();
-      try {
-        await options.warmUp(server.url);
-        figures[index]!.push(await withCpu(server, () => options.measure(server.url)));
-      } finally {
-        // Stopped before the next side starts: only the measured process runs beside the load.
-        await server.stop();
+  const started = async (side: AbSide): Promise<RunningServer> => {
+    options.log(`  starting and warming: ${side.name}`);
+    const server = await side.start();
+    try {
+      await options.warmUp(server.url);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
+  };
+  try {
+    for (let round = 0; round < options.rounds; round += 1) {
+      // Rotated (for two sides ABBA): whatever drifts during a run (the machine's other load, caches)
+      // falls on every side alike, and no side is always measured first or last.
+      const order = sides.map((_, position) => (position + round) % sides.length);
+      for (const index of order) {
+        const side = sides[index]!;
+        const server = kept[index] ?? (await started(side));
+        if (keepProcesses) kept[index] = server;
+        options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
+        try {
+          figures[index]!.push(await withCpu(server, () => options.measure(server.url)));
+        } finally {
+          // Stopped before the next side starts: only the measured process runs beside the load.
+          if (!keepProcesses) await server.stop();
+        }
       }
     }
+  } finally {
+    await Promise.all(kept.map((server) => server?.stop()));
   }
   return sides.map((side, index) => summarise(side.name, figures[index]!));
 }

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { interleavedAb } from './ab.js';
+import { describeProcesses, interleavedAb } from './ab.js';
 import { copyDatabaseIfMissing, createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
 import { prepareDataset } from './dataset/prepare.js';
 import type { Profile } from './profiles.js';
@@ -138,7 +138,7 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
     const out = [
       `# Before/after: this checkout vs ${options.baselineDirectory} (${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections${options.baselineDatabaseName === undefined ? '' : `; the baseline on its copy of the data set, ${options.baselineDatabaseName}`})`,
       '',
-      `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...), each round on a fresh process per side warmed by the same requests first; median and range.`,
+      `${profile.abRounds} interleaved rounds per side (this, baseline, then baseline, this, ...), ${describeProcesses(profile.abProcesses)}, warmed by the same requests first; median and range.`,
       ...(separateDatabases
         ? [
             '',
@@ -152,6 +152,7 @@ export async function runCompare(options: CompareRunOptions): Promise<string> {
         a: { name: 'this checkout', start: () => startWriting(url) },
         b: { name: 'baseline', start: () => startWriting(baselineUrl, baselineEntry) },
         rounds: profile.abRounds,
+        processes: profile.abProcesses,
         measure: (serviceUrl) => load.run(serviceUrl, profile.measure),
         warmUp: (serviceUrl) => load.run(serviceUrl, { requests: profile.abWarmUpRequests }),
         log,

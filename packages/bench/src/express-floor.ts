@@ -3,7 +3,7 @@
 // handler's CPU per request, and the architecture mandates express: the share of that multiple express
 // takes before any of the service's own work is a floor that no change inside the service can go
 // under. Reported as evidence beside the CPU target; it changes no verdict.
-import { interleavedRounds, overlaps, ratioSpread, type AbSide, type Spread } from './ab.js';
+import { describeProcesses, interleavedRounds, overlaps, ratioSpread, type AbSide, type Spread } from './ab.js';
 import { startBare } from './bare.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import { halfOf } from './figures.js';
@@ -48,6 +48,7 @@ async function floorOf(context: SectionContext, scenario: SearchScenario): Promi
   const [bare, express, service] = await interleavedRounds({
     sides,
     rounds: profile.abRounds,
+    processes: profile.abProcesses,
     measure: (url) => scenarioOnce(url, token, scenario, profile.connections, measure),
     warmUp: (url) => scenarioOnce(url, token, scenario, profile.connections, { requests: profile.abWarmUpRequests }),
     log,
@@ -101,7 +102,7 @@ export async function expressFloorSection(context: SectionContext): Promise<Repo
   const seconds = (performance.now() - started) / 1000;
   const body = [
     `Per scenario, ${profile.abRounds} interleaved rounds per side (the order rotated each round: bare, express, service; express, service, bare; ...) ` +
-      `at ${profile.connections} connections, each round on a fresh process per side, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} ` +
+      `at ${profile.connections} connections, ${describeProcesses(profile.abProcesses)}, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} ` +
       'discarded requests; median and range over the rounds. "express alone" is bare-server.ts\'s handler mounted as a route of an express 5 app with ' +
       'no middleware (X-Powered-By and ETag off), answering with the same writeHead and end; both run the SQL the service runs, captured once. ' +
       'CPU ratios to bare node:http: the ratio of the medians, and the range over every pairing of a round of one side with a round of the other. ' +

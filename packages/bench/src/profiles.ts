@@ -1,6 +1,7 @@
 // The three sizes the benchmark runs at. `full` is the committed RESULTS.md run, `quick` a shorter check
 // (about eight minutes), `smoke` the test suite's proof that the harness runs and prints its table.
 
+import type { AbProcesses } from './ab.js';
 import type { Measure } from './figures.js';
 
 export type ProfileName = 'full' | 'quick' | 'smoke';
@@ -34,6 +35,8 @@ export interface Profile {
    * for V8 to have optimised the request path, or the first round of each side measures the JIT.
    */
   abWarmUpRequests: number;
+  /** A fresh process per A/B round and side, or one per side where the figures mean nothing (ab.ts). */
+  abProcesses: AbProcesses;
   /** Connections of every load generator: autocannon, the raw SQL loop, the bare handler's pool. */
   connections: number;
 }
@@ -66,6 +69,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     connections: 10,
     abRounds: 3,
     abWarmUpRequests: 3_000,
+    abProcesses: 'fresh per round',
   },
   quick: {
     name: 'quick',
@@ -78,6 +82,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     connections: 10,
     abRounds: 3,
     abWarmUpRequests: 3_000,
+    abProcesses: 'fresh per round',
   },
   smoke: {
     name: 'smoke',
@@ -91,6 +96,8 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     // Two rounds still print a median and a range, which is all the smoke run checks.
     abRounds: 2,
     abWarmUpRequests: 50,
+    // Its figures mean nothing: a fresh process per round would only add service starts to the suite.
+    abProcesses: 'one per side',
   },
 };
 

@@ -1,5 +1,5 @@
 // Turns the figures of one run into the printed report: tables and the verdict on every target.
-import { describeDifference, type AbResult, type AbSideResult, type Spread } from './ab.js';
+import { describeDifference, type AbResult, type AbSideResult, type Spread, describeProcesses } from './ab.js';
 import type { Figures } from './figures.js';
 import type { MachineFacts } from './machine.js';
 import { describeMeasure, type Profile } from './profiles.js';
@@ -234,7 +234,7 @@ export function renderReport(results: RunResults): string {
     out.push(`## Validation on vs off (${v.scenario}; off: ${v.switched})`);
     out.push('');
     out.push(
-      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...), each round on a fresh process per side, started and warmed by the same discarded requests before it is measured; median and range over the rounds.`,
+      `${v.ab.a.rounds.length} interleaved rounds per side (on, off, then off, on, ...), ${describeProcesses(results.profile.abProcesses)}, started and warmed by the same discarded requests before it is measured; median and range over the rounds.`,
     );
     out.push('');
     out.push(renderAb(v.ab));

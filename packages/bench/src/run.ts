@@ -184,6 +184,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         a: { name: 'validation on', start: serviceWith({}) },
         b: { name: 'validation off', start: serviceWith({ REQUEST_VALIDATION: 'off', RESPONSE_VALIDATION: 'off' }) },
         rounds: profile.abRounds,
+        processes: profile.abProcesses,
         measure: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, profile.measure),
         // JIT, pool and plans warmed alike on both sides, by the same fixed number of requests.
         warmUp: (serviceUrl) => searchOnce(serviceUrl, token, validationScenario.body, profile.connections, { requests: profile.abWarmUpRequests }),

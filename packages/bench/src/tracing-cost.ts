@@ -4,7 +4,7 @@
 // exporting OTLP/HTTP (protobuf, the SDK's default) to a loopback receiver that discards every export.
 // Off must show no measurable difference from the build without it; on is reported as it is.
 import { fileURLToPath } from 'node:url';
-import { describeDifference, interleavedRounds, overlaps, type AbSide } from './ab.js';
+import { describeDifference, describeProcesses, interleavedRounds, overlaps, type AbSide } from './ab.js';
 import { halfOf } from './figures.js';
 import { startOtlpSink } from './otlp-sink.js';
 import { describeMeasure } from './profiles.js';
@@ -48,6 +48,7 @@ export async function tracingCostSection(context: SectionContext): Promise<Repor
     const [without, off, on] = await interleavedRounds({
       sides,
       rounds: profile.abRounds,
+      processes: profile.abProcesses,
       measure: (url) => scenarioOnce(url, token, scenario, profile.connections, measure),
       warmUp: (url) => scenarioOnce(url, token, scenario, profile.connections, { requests: profile.abWarmUpRequests }),
       log,
@@ -59,7 +60,7 @@ export async function tracingCostSection(context: SectionContext): Promise<Repor
     const seconds = (performance.now() - started) / 1000;
     const body = [
       `'${scenario.name}' at ${profile.connections} connections, ${profile.abRounds} interleaved rounds per side (the order rotated each round) of ` +
-        `${describeMeasure(measure)}, each round on a fresh process per side, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded ` +
+        `${describeMeasure(measure)}, ${describeProcesses(profile.abProcesses)}, warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded ` +
         `requests; median and range over the rounds. The traced side sampled every request and sent ${sink.exports().toLocaleString('en-US')} exports. ` +
         `This section took ${seconds.toFixed(0)} s.`,
       '',

@@ -1,0 +1,85 @@
+// The A/B harness's rounds: which processes each round measures, in which order, and that every
+// process it started is stopped, when a warm-up fails too. Real child processes (a tiny server), so
+// that the CPU each round reads is a process's own.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { interleavedRounds, type AbProcesses, type AbSide } from '../src/ab.js';
+import { startServer, type RunningServer } from '../src/child-process.js';
+
+const tinyServer = fileURLToPath(new URL('./support/tiny-server.mjs', import.meta.url));
+
+/** A side whose every start is a new tiny server, all of them kept for the test to inspect. */
+function side(name: string, started: RunningServer[]): AbSide {
+  return {
+    name,
+    async start() {
+      const server = await startServer({ entry: tinyServer, env: {} });
+      started.push(server);
+      return server;
+    },
+  };
+}
+
+/** Runs `rounds` rounds of sides a and b; each measurement records which side's process (by pid) it ran on. */
+async function run(processes: AbProcesses, rounds: number) {
+  const started = { a: [] as RunningServer[], b: [] as RunningServer[] };
+  const measured: Array<{ side: string; pid: number | undefined }> = [];
+  const all = () => [...started.a, ...started.b];
+  await interleavedRounds({
+    sides: [side('a', started.a), side('b', started.b)],
+    rounds,
+    processes,
+    async warmUp(url) {
+      await fetch(url);
+    },
+    async measure(url) {
+      await fetch(url);
+      const server = all().find((candidate) => candidate.url === url);
+      measured.push({ side: started.a.includes(server!) ? 'a' : 'b', pid: server?.process.pid });
+      return { requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0 };
+    },
+    log: () => undefined,
+  });
+  return { started, measured, all };
+}
+
+const exited = (server: RunningServer) => server.process.exitCode !== null || server.process.signalCode !== null;
+
+describe('interleavedRounds', () => {
+  it('fresh per round: each round measures a process of its own per side, in rotated order, and stops every one', async () => {
+    const { started, measured, all } = await run('fresh per round', 3);
+    expect(measured.map((entry) => entry.side)).toEqual(['a', 'b', 'b', 'a', 'a', 'b']);
+    expect(started.a).toHaveLength(3);
+    expect(started.b).toHaveLength(3);
+    expect(new Set(measured.map((entry) => entry.pid)).size).toBe(6);
+    expect(all().every(exited)).toBe(true);
+  }, 60_000);
+
+  it('one per side: every round of a side measures the same process, stopped at the end', async () => {
+    const { started, measured, all } = await run('one per side', 3);
+    expect(measured.map((entry) => entry.side)).toEqual(['a', 'b', 'b', 'a', 'a', 'b']);
+    expect(started.a).toHaveLength(1);
+    expect(started.b).toHaveLength(1);
+    expect(new Set(measured.filter((entry) => entry.side === 'a').map((entry) => entry.pid)).size).toBe(1);
+    expect(all().every(exited)).toBe(true);
+  }, 60_000);
+
+  it('stops the process whose warm-up failed, and the rest, and reports the failure', async () => {
+    const started: RunningServer[] = [];
+    let warmUps = 0;
+    const rounds = interleavedRounds({
+      sides: [side('a', started), side('b', started)],
+      rounds: 2,
+      processes: 'one per side',
+      async warmUp() {
+        warmUps += 1;
+        if (warmUps === 2) throw new Error('warm-up refused');
+      },
+      measure: async () => ({ requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0 }),
+      log: () => undefined,
+    });
+    await expect(rounds).rejects.toThrow('warm-up refused');
+    expect(started).toHaveLength(2);
+    expect(started.every(exited)).toBe(true);
+  }, 60_000);
+});
