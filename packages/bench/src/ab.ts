@@ -1,9 +1,9 @@
 // A/B comparisons that can be trusted on a shared machine: interleaved rounds (A B, then B A, ...),
 // reported as the median and the range of the rounds, every process started and warmed the same way
 // (the same discarded requests) before it is measured. By default each round runs on a fresh process
-// per side: two processes of the same build and settings differ by as much as a few per cent to a
-// tenth in CPU per request here (JIT decisions, memory layout), which one process per side would
-// report as a difference between the sides. `one per side` is for runs whose figures mean nothing
+// per side: two processes of the same build and settings differ measurably in CPU per request (JIT
+// decisions, memory layout; RESULTS.md has an A/A table), which one process per side would report as
+// a difference between the sides. `one per side` is for runs whose figures mean nothing
 // (the smoke run), where every extra start is only time. Where the two ranges overlap the
 // difference is within the noise and is said so instead of a ratio; a target holds only when the
 // whole range meets it. The same with more than two sides (interleavedRounds): each round starts one
@@ -62,7 +62,7 @@ function summarise(name: string, rounds: Figures[]): AbSideResult {
 }
 
 export interface RoundsOptions {
-  /** Started and warmed in this order; each round starts one side later than the one before. */
+  /** Measured in this order in the first round; each round starts one side later than the one before. */
   sides: readonly AbSide[];
   rounds: number;
   /** One measurement against a server's URL. */

@@ -55,7 +55,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     captured = (captured + chunk.toString('utf8')).slice(-20_000);
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.entry} did not log "listening" in time:\n${captured}`)), options.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(() => {
+      // Not left running: a start that never got ready would load the machine under every later measurement.
+      child.kill('SIGKILL');
+      reject(new Error(`${options.entry} did not log "listening" in time:\n${captured}`));
+    }, options.readyTimeoutMs ?? 60_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const found = listeningUrl(line);

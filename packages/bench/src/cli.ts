@@ -1,5 +1,5 @@
 // `pnpm bench` (full: a million invoices, the RESULTS.md run), `pnpm bench -- --quick` (100k, short
-// runs, about 8 minutes), `--smoke` (a few thousand rows, what the test suite runs).
+// runs, shorter than the full run), `--smoke` (a few thousand rows, what the test suite runs).
 // `--output FILE` also writes the report to FILE. BENCH_POSTGRES_URL names the PostgreSQL server.
 // `--profile [SCENARIO]` profiles the service, then express alone, under one scenario instead (profile-run.ts; default
 // 'client_id =', on the quick data set unless --full; `--seconds N`, default 15). `--compare DIR`

@@ -1,5 +1,5 @@
 // The three sizes the benchmark runs at. `full` is the committed RESULTS.md run, `quick` a shorter check
-// (about eight minutes), `smoke` the test suite's proof that the harness runs and prints its table.
+// on a tenth of the data, `smoke` the test suite's proof that the harness runs and prints its table.
 
 import type { AbProcesses } from './ab.js';
 import type { Measure } from './figures.js';

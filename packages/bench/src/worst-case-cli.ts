@@ -5,7 +5,7 @@
 // before/after comparison sees the same machine state on both sides. `--database NAME` runs this
 // checkout on an existing data set instead (a bench database: `bench_full` holds a million invoices),
 // PostgreSQL only, and `--baseline-database NAME` the compared checkout on its own copy of it (made
-// by `pnpm bench -- --compare DIR --baseline-database NAME`, in the compared checkout's schema).
+// by `pnpm bench -- --compare DIR --full --baseline-database NAME`, in the compared checkout's schema).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,9 +32,12 @@ const existingDatabase = option('--database');
 const baselineDatabase = option('--baseline-database');
 if (baselineDatabase !== undefined && (compareRoot === undefined || existingDatabase === undefined))
   throw new Error('--baseline-database applies to --compare DIR with --database NAME');
+// Each service migrates its database at start: two checkouts on one data set would fight over its schema.
+if (compareRoot !== undefined && existingDatabase !== undefined && baselineDatabase === undefined)
+  throw new Error("--compare DIR with --database NAME needs --baseline-database NAME: the compared checkout's own copy of the data set");
 const checkouts = [
   { side: 'this', root: thisRoot, database: existingDatabase },
-  ...(compareRoot === undefined ? [] : [{ side: 'compared', root: resolve(compareRoot), database: baselineDatabase ?? existingDatabase }]),
+  ...(compareRoot === undefined ? [] : [{ side: 'compared', root: resolve(compareRoot), database: baselineDatabase }]),
 ];
 // An existing data set is a PostgreSQL database; the demo seed runs on both engines.
 const engines = existingDatabase === undefined ? (['postgres', 'pglite'] as const) : (['postgres'] as const);

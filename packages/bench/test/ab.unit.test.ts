@@ -34,7 +34,10 @@ async function run(processes: AbProcesses, rounds: number) {
     },
     async measure(url) {
       await fetch(url);
-      const server = all().find((candidate) => candidate.url === url);
+      // The newest process at that URL: a port may be reused by a later start.
+      const server = all()
+        .reverse()
+        .find((candidate) => candidate.url === url);
       measured.push({ side: started.a.includes(server!) ? 'a' : 'b', pid: server?.process.pid });
       return { requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0 };
     },

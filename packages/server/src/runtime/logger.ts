@@ -17,6 +17,7 @@
 // a terminal only, where its CPU cost does not matter; written synchronously, the last lines before a
 // `process.exit` are never lost (a transport's worker may still hold them); and its message format can
 // be a function, which a transport's options, copied to the worker, cannot carry.
+import { ROOT_CONTEXT, context } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat, LogLevel } from '../config.js';
@@ -113,9 +114,11 @@ export function createLogger(
 const reportDropsNow = new WeakMap<Logger, () => void>();
 
 /**
- * Counts the lines the destination drops when its buffer is full, and says how many in a warning at
- * the first write the reader takes after them: in the log itself, where the gap is. A warning that
- * finds the buffer still full is dropped in turn, and its count waits for the next write.
+ * Counts the lines the destination drops when its buffer is full, and says how many in a warning
+ * written after the lines that were buffered before them: where the gap is. The warning waits for the
+ * first write the reader takes (a microtask after it, once the destination has counted the bytes it
+ * wrote as gone); one that finds the buffer still full is dropped in turn, and its count waits for
+ * the next write. It belongs to no request: written outside any request's trace context.
  */
 function reportDroppedLines(destination: ReturnType<typeof pino.destination>, logger: Logger): void {
   let unreported = 0;
@@ -125,7 +128,12 @@ function reportDroppedLines(destination: ReturnType<typeof pino.destination>, lo
     reporting = unreported;
     unreported = 0;
     try {
-      logger.warn({ droppedLines: reporting }, `stdout was not read fast enough: ${reporting} log lines dropped before this one`);
+      // At a level that hides warnings the count stays in the metric only.
+      if (logger.isLevelEnabled('warn')) {
+        context.with(ROOT_CONTEXT, () =>
+          logger.warn({ droppedLines: reporting }, `stdout was not read fast enough: ${reporting} log lines dropped before this one`),
+        );
+      }
     } finally {
       reporting = 0;
     }
@@ -140,7 +148,7 @@ function reportDroppedLines(destination: ReturnType<typeof pino.destination>, lo
     unreported += 1;
     droppedLines += 1;
   });
-  destination.on('write', report);
+  destination.on('write', () => queueMicrotask(report));
 }
 
 export function usePretty(format: LogFormat, stdout: { isTTY?: boolean }): boolean {
@@ -166,11 +174,11 @@ function readableMessage(log: Record<string, unknown>, messageKey: string): stri
 }
 
 /** The logger's JSON destination (sonic-boom), or undefined for the pretty stream. */
-function destinationOf(logger: Logger): { flushSync(): void; destroy(): void } | undefined {
+function destinationOf(logger: Logger): { flushSync(): void; destroy(): void; maxLength: number } | undefined {
   const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
   if (typeof stream !== 'object' || stream === null) return undefined;
   if (!('flushSync' in stream) || typeof stream.flushSync !== 'function' || !('destroy' in stream) || typeof stream.destroy !== 'function') return undefined;
-  return stream as { flushSync(): void; destroy(): void };
+  return stream as { flushSync(): void; destroy(): void; maxLength: number };
 }
 
 /** The error of a write that found stdout's pipe full after the retries were given up. */
@@ -198,13 +206,17 @@ export function flushLogs(logger: Logger): void {
  */
 export function flushLogsBeforeExit(logger: Logger, lastLines: () => void = () => undefined): void {
   retryFullPipeUntilMs = Date.now() + exitFlushGiveUpMs;
+  // The last lines are kept whatever the buffer holds (0: no limit): the flush below gives up on a
+  // stalled reader after exitFlushGiveUpMs anyway, so memory cannot grow for long.
+  const destination = destinationOf(logger);
+  if (destination !== undefined) destination.maxLength = 0;
   try {
     reportDropsNow.get(logger)?.();
     lastLines();
     flushLogs(logger);
   } catch (error) {
     if (!isFullPipe(error)) throw error;
-    destinationOf(logger)?.destroy();
+    destination?.destroy();
   } finally {
     retryFullPipeUntilMs = Number.POSITIVE_INFINITY;
   }

@@ -41,9 +41,10 @@ describe('a stdout nobody reads costs log lines, never unbounded memory', () => 
     const indexes = records.filter((record) => typeof record.index === 'number').map((record) => record.index as number);
     const warnings = records.filter((record) => typeof record.droppedLines === 'number');
     const dropped = warnings.reduce((sum, record) => sum + (record.droppedLines as number), 0);
-    const stopped = records.at(-1);
+    // A warning still waiting for a write when the fixture stopped comes out with the last flush, after `stopped`.
+    const stopped = records.find((record) => record.msg === 'stopped');
 
-    expect(stopped?.msg).toBe('stopped');
+    expect(stopped).toBeDefined();
     // The buffer held about its limit: most lines were dropped, none of them silently.
     expect(dropped).toBeGreaterThan(lines / 2);
     expect(stopped?.dropped).toBe(dropped);

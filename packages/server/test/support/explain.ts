@@ -7,6 +7,9 @@ import type { Database } from '../../src/db/database.js';
 export interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  /** The name the statement gives the relation (`from invoices as present`). */
+  Alias?: string;
+  'Index Cond'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
