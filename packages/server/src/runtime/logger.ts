@@ -47,16 +47,30 @@ export function droppedLogLines(): number {
 }
 
 /**
- * How long the last flush before an exit waits for a stdout whose reader has stopped reading (a full
- * pipe: EAGAIN). sonic-boom retries such a write asynchronously while the service runs (the lines wait
- * in memory), but in a synchronous flush it retries in a blocking loop: without a bound, a stalled log
- * collector would hold the process forever, its event loop blocked, so that not even the shutdown's
- * force-exit timer could fire. A reader that is only slow still gets every line within it.
+ * How long the last flush before an exit waits for a stdout whose reader takes nothing (a full pipe:
+ * EAGAIN), and how long at most in all. sonic-boom retries such a write asynchronously while the
+ * service runs (the lines wait in memory), but in a synchronous flush it retries in a blocking loop:
+ * without a bound, a stalled log collector would hold the process forever, its event loop blocked, so
+ * that not even the shutdown's force-exit timer could fire. A reader that keeps taking lines, however
+ * slowly (a busy machine, a collector behind a slow network), gets every line up to the overall bound.
  */
-export const exitFlushGiveUpMs = 1_000;
-/** Until when a write that finds stdout's pipe full is retried; set only for the flush before an exit. */
-let retryFullPipeUntilMs = Number.POSITIVE_INFINITY;
-const retryFullPipe = (): boolean => Date.now() < retryFullPipeUntilMs;
+export const exitFlushStallMs = 1_000;
+export const exitFlushGiveUpMs = 10_000;
+
+/** Set only during the flush before an exit: when it began, and when the reader last took bytes. */
+let exitFlush: { startedAt: number; progressAt: number; bytesLeft: number } | undefined;
+
+/** sonic-boom's retryEAGAIN: whether a write that found stdout's pipe full is tried again. */
+function retryFullPipe(_error: Error, writingBytes: number, otherBytes: number): boolean {
+  if (exitFlush === undefined) return true;
+  const now = Date.now();
+  const bytesLeft = writingBytes + otherBytes;
+  if (bytesLeft < exitFlush.bytesLeft) {
+    exitFlush.bytesLeft = bytesLeft;
+    exitFlush.progressAt = now;
+  }
+  return now - exitFlush.progressAt < exitFlushStallMs && now - exitFlush.startedAt < exitFlushGiveUpMs;
+}
 
 /**
  * pino's `isoTime` (`,"time":"2026-03-01T09:30:00.123Z"`), formatted once per millisecond: at
@@ -201,13 +215,14 @@ export function flushLogs(logger: Logger): void {
 /**
  * The end of the logs before `process.exit`: `lastLines` logs them (pino's `fatal` flushes by itself),
  * then every buffered line is written, unless stdout's reader has stopped reading: after
- * `exitFlushGiveUpMs` what it did not take is dropped and the destination closed, so that pino's own
- * flush at exit does not wait for the reader again.
+ * `exitFlushStallMs` without taking a byte (or `exitFlushGiveUpMs` in all) what it did not take is
+ * dropped and the destination closed, so that pino's own flush at exit does not wait for it again.
  */
 export function flushLogsBeforeExit(logger: Logger, lastLines: () => void = () => undefined): void {
-  retryFullPipeUntilMs = Date.now() + exitFlushGiveUpMs;
+  const now = Date.now();
+  exitFlush = { startedAt: now, progressAt: now, bytesLeft: Number.POSITIVE_INFINITY };
   // The last lines are kept whatever the buffer holds (0: no limit): the flush below gives up on a
-  // stalled reader after exitFlushGiveUpMs anyway, so memory cannot grow for long.
+  // stalled reader within the bounds above, so memory cannot grow for long.
   const destination = destinationOf(logger);
   if (destination !== undefined) destination.maxLength = 0;
   try {
@@ -218,6 +233,6 @@ export function flushLogsBeforeExit(logger: Logger, lastLines: () => void = () =
     if (!isFullPipe(error)) throw error;
     destination?.destroy();
   } finally {
-    retryFullPipeUntilMs = Number.POSITIVE_INFINITY;
+    exitFlush = undefined;
   }
 }

@@ -1,8 +1,9 @@
 // The logger writes asynchronously from a buffer; these prove that the last lines before the end of
 // the process reach stdout all the same: after a graceful exit, and after a crash (with its fatal
 // line). A megabyte of lines is far more than a pipe holds, so an exit that did not write the buffer
-// out synchronously would lose most of them. And that a stdout nobody reads any more (a stalled log
-// collector) cannot keep the process from ending: the last flush gives up on it.
+// out synchronously would lose most of them; a reader that takes them slowly still gets them all. And
+// that a stdout nobody reads any more (a stalled log collector) cannot keep the process from ending:
+// the last flush gives up on it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const lines = 5_000;
 
 async function run(
   ending: 'exit' | 'crash',
-  reader: 'slow' | 'stalled' = 'slow',
+  reader: 'slow' | 'trickling' | 'stalled' = 'slow',
 ): Promise<{ code: number | null; records: Array<Record<string, unknown>>; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fixture, ending], {
     env: { ...process.env, LINES: String(lines) },
@@ -22,16 +23,21 @@ async function run(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
+    // A reader that always takes more, a pipe's worth every 100 ms: the megabyte takes seconds.
+    if (reader === 'trickling') {
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 100);
+    }
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
   // Read slowly at first, so the child's writes meet a full pipe while it is ending; or never again.
   child.stdout.pause();
-  if (reader === 'slow') setTimeout(() => child.stdout.resume(), 300);
+  if (reader !== 'stalled') setTimeout(() => child.stdout.resume(), 300);
   // A process that waits for a stalled reader never ends: an upper bound ends the wait and the test.
-  // Slow reader: 'close', once stdout is read to its end; stalled: 'exit', stdout left unread.
-  const ended = new Promise<number | null>((resolve) => child.once(reader === 'slow' ? 'close' : 'exit', (exitCode: number | null) => resolve(exitCode)));
+  // A reader: 'close', once stdout is read to its end; stalled: 'exit', stdout left unread.
+  const ended = new Promise<number | null>((resolve) => child.once(reader === 'stalled' ? 'exit' : 'close', (exitCode: number | null) => resolve(exitCode)));
   const code = await Promise.race([ended, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 30_000).unref())]);
   if (code === 'still running') {
     child.kill('SIGKILL');
@@ -59,6 +65,13 @@ describe('the asynchronous logger loses no line at the end of the process', () =
     expect(indexes(records)).toEqual(Array.from({ length: lines }, (_, index) => index + 1));
     expect(records.at(-1)?.msg).toBe('stopped');
   });
+
+  it('a reader that keeps taking lines, however slowly, gets every one: the flush waits while it reads', async () => {
+    const { code, records } = await run('exit', 'trickling');
+    expect(code).toBe(0);
+    expect(indexes(records)).toEqual(Array.from({ length: lines }, (_, index) => index + 1));
+    expect(records.at(-1)?.msg).toBe('stopped');
+  }, 60_000);
 
   it('a crash writes every buffered line, then the fatal line with the error, and exits with 1', async () => {
     const { code, records, stderr } = await run('crash');
