@@ -114,7 +114,12 @@ export async function interleavedRounds(options: RoundsOptions): Promise<AbSideR
         if (keepProcesses) kept[index] = server;
         options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
         try {
-          figures[index]!.push(await withCpu(server, () => options.measure(server.url)));
+          const measured = await withCpu(server, () => options.measure(server.url));
+          if (measured.errors > 0)
+            options.log(
+              `  round ${round + 1}/${options.rounds}: ${side.name}: ${measured.errors} failed, the first: ${measured.firstFailure ?? 'not described'}`,
+            );
+          figures[index]!.push(measured);
         } finally {
           // Stopped before the next side starts: only the measured process runs beside the load.
           if (!keepProcesses) await server.stop();

@@ -8,6 +8,8 @@ export interface Figures {
   /** Completed requests (or statement pairs), and how many of them failed or got an unexpected status. */
   requests: number;
   errors: number;
+  /** What the first failed request got (its status and the start of its body, or the error), when one failed. */
+  firstFailure?: string;
   /** CPU milliseconds the measured server process spent per completed request, when measured. */
   cpuMsPerRequest?: number;
 }
@@ -23,13 +25,14 @@ export function percentile(samples: readonly number[], q: number): number {
   return sorted[rank] ?? Number.NaN;
 }
 
-export function figuresFromLatencies(latencies: readonly number[], elapsedMs: number, errors: number): Figures {
+export function figuresFromLatencies(latencies: readonly number[], elapsedMs: number, errors: number, firstFailure?: string): Figures {
   return {
     requestsPerSecond: (latencies.length / elapsedMs) * 1000,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     requests: latencies.length,
     errors,
+    ...(firstFailure === undefined ? {} : { firstFailure }),
   };
 }
 
@@ -67,6 +70,8 @@ export function combineFigures(runs: readonly Figures[]): Figures {
     requests,
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
   };
+  const firstFailure = runs.find((run) => run.firstFailure !== undefined)?.firstFailure;
+  if (firstFailure !== undefined) combined.firstFailure = firstFailure;
   if (runs.every((run) => run.cpuMsPerRequest !== undefined)) combined.cpuMsPerRequest = weighted((run) => run.cpuMsPerRequest ?? Number.NaN);
   return combined;
 }

@@ -28,6 +28,11 @@ async function runFixedRequests(options: HttpLoadOptions, count: number): Promis
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...options.headers };
   const latencies: number[] = [];
   let errors = 0;
+  let firstFailure: string | undefined;
+  const failed = (description: string): void => {
+    errors += 1;
+    firstFailure ??= description;
+  };
   let remaining = count;
   const started = performance.now();
   await Promise.all(
@@ -44,15 +49,15 @@ async function runFixedRequests(options: HttpLoadOptions, count: number): Promis
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
             timeoutMs: 30_000,
           });
-          if (answer.status !== options.expectStatus) errors += 1;
-        } catch {
-          errors += 1;
+          if (answer.status !== options.expectStatus) failed(`status ${answer.status}: ${answer.text.slice(0, 300)}`);
+        } catch (error) {
+          failed(error instanceof Error ? `${error.message}${'code' in error ? ` (${String(error.code)})` : ''}` : String(error));
         }
         latencies.push(performance.now() - begin);
       }
     }),
   );
-  return figuresFromLatencies(latencies, performance.now() - started, errors);
+  return figuresFromLatencies(latencies, performance.now() - started, errors, firstFailure);
 }
 
 export async function runHttpLoad(options: HttpLoadOptions): Promise<Figures> {
@@ -85,6 +90,15 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<Figures> {
   const total = result.requests.total;
   const expected = result.statusCodeStats?.[`${options.expectStatus}`]?.count ?? 0;
   const unexpected = total - expected + result.errors + result.timeouts;
+  // autocannon counts what failed without keeping an answer: name the statuses and the counts.
+  const otherStatuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([status]) => status !== `${options.expectStatus}`)
+    .map(([status, stats]) => `status ${status} x${stats.count ?? 0}`);
+  const failures = [
+    ...otherStatuses,
+    ...(result.errors > 0 ? [`${result.errors} connection errors`] : []),
+    ...(result.timeouts > 0 ? [`${result.timeouts} timeouts`] : []),
+  ];
   return {
     // `duration` is whole seconds; the start and finish stamps time short runs properly.
     requestsPerSecond: total / Math.max(0.001, (new Date(result.finish).getTime() - new Date(result.start).getTime()) / 1000),
@@ -92,5 +106,6 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<Figures> {
     p99: result.latency.p99,
     requests: total,
     errors: unexpected,
+    ...(failures.length === 0 ? {} : { firstFailure: failures.join(', ') }),
   };
 }

@@ -18,19 +18,41 @@ export interface Answer {
   text: string;
 }
 
-/** One request, the whole answer read. */
-export function send(url: URL, options: SendOptions): Promise<Answer> {
+/** A request written to a kept connection that the server closed at the same moment (see `send`). */
+class StaleConnectionError extends Error {}
+
+function attempt(url: URL, options: SendOptions, signal: AbortSignal): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const outgoing = request(url, { method: options.method, headers: options.headers, agent, signal: AbortSignal.timeout(options.timeoutMs) }, (incoming) => {
+    const outgoing = request(url, { method: options.method, headers: options.headers, agent, signal }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       incoming.on('error', reject);
     });
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new StaleConnectionError(error.message, { cause: error }) : error);
+    });
     // A string given to end() before any header is written is sent with its Content-Length.
     outgoing.end(options.body);
   });
+}
+
+/**
+ * One request, the whole answer read. A server closes a connection that stayed idle for its keep-alive
+ * timeout; a request the agent writes to that connection in the same instant is reset before the server
+ * reads it (Node's documentation of `request.reusedSocket` describes the race). Such a request is sent
+ * once more on a new connection, after the agent's other idle connections to that server are dropped
+ * (they have been idle as long). A reset on a new connection is the server's answer and is not retried.
+ */
+export async function send(url: URL, options: SendOptions): Promise<Answer> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    return await attempt(url, options, signal);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    closeIdleConnections(url.href);
+    return attempt(url, options, signal);
+  }
 }
 
 /** Closes this process's idle connections to the server at `serverUrl`; connections in use are left alone. */

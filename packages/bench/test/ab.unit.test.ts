@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { interleavedRounds, type AbProcesses, type AbSide } from '../src/ab.js';
 import { startServer, type RunningServer } from '../src/child-process.js';
+import { runHttpLoad } from '../src/http-load.js';
 
 const tinyServer = fileURLToPath(new URL('./support/tiny-server.mjs', import.meta.url));
 
@@ -84,5 +85,21 @@ describe('interleavedRounds', () => {
     await expect(rounds).rejects.toThrow('warm-up refused');
     expect(started).toHaveLength(2);
     expect(started.every(exited)).toBe(true);
+  }, 60_000);
+
+  it('logs what the first failed request of a round got', async () => {
+    const started: RunningServer[] = [];
+    const lines: string[] = [];
+    const [result] = await interleavedRounds({
+      sides: [side('a', started)],
+      rounds: 1,
+      processes: 'fresh per round',
+      async warmUp() {},
+      // The tiny server answers 204; a measurement that expects 200 counts every answer as failed.
+      measure: (url) => runHttpLoad({ url, method: 'GET', path: '/', connections: 1, measure: { requests: 2 }, expectStatus: 200 }),
+      log: (line) => lines.push(line),
+    });
+    expect(result?.rounds[0]?.errors).toBe(2);
+    expect(lines).toContain('  round 1/1: a: 2 failed, the first: status 204: ');
   }, 60_000);
 });

@@ -44,6 +44,43 @@ describe('send', () => {
     expect(await openConnections(server)).toBe(1);
   });
 
+  it('sends a request once more on a new connection when the kept one is reset before any answer', async () => {
+    // The second request on a connection finds it closed, as when the server's keep-alive timeout
+    // ends at the instant the request is written.
+    const served = new WeakSet<object>();
+    const requestsSeen: string[] = [];
+    const server = createServer((request, response) => {
+      requestsSeen.push(request.url ?? '');
+      if (served.has(request.socket)) {
+        request.socket.destroy();
+        return;
+      }
+      served.add(request.socket);
+      response.writeHead(200).end(request.url);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    expect(await send(new URL('/first', url), { method: 'GET', timeoutMs: 5_000 })).toEqual({ status: 200, text: '/first' });
+    expect(await send(new URL('/second', url), { method: 'POST', body: 'b', timeoutMs: 5_000 })).toEqual({ status: 200, text: '/second' });
+    expect(requestsSeen).toEqual(['/first', '/second', '/second']);
+  });
+
+  it('does not send again when a new connection is reset: that is the answer', async () => {
+    let requestsSeen = 0;
+    const server = createServer((request) => {
+      requestsSeen += 1;
+      request.socket.destroy();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    await expect(send(new URL(url), { method: 'GET', timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requestsSeen).toBe(1);
+  });
+
   it('rejects when the server does not answer in time', async () => {
     const server = createServer(() => {});
     servers.push(server);

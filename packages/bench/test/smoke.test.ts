@@ -25,7 +25,7 @@ const numeric = /^-?[\d,]+(\.\d+)?x?$/;
 describe('pnpm bench -- --smoke', () => {
   it('prints a row with numeric figures for every scenario, the writes and the targets', async () => {
     const database = `bench_smoke_${process.pid}`;
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--smoke', '--drop', '--database', database], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--smoke', '--drop', '--database', database], {
       cwd: packageDirectory,
       maxBuffer: 10 * 1024 * 1024,
     });
@@ -36,6 +36,11 @@ describe('pnpm bench -- --smoke', () => {
       for (const cell of cells!.slice(1, 12)) expect(cell, `${scenario.name}: ${cells!.join(' | ')}`).toMatch(numeric);
       expect(cells![14], scenario.name).toBe('0');
     }
+    // What failed in an A/B round, as the run logged it (an errors cell below says only how many).
+    const abFailures = stderr
+      .split('\n')
+      .filter((line) => line.includes(' failed, the first: '))
+      .join('\n');
     // The CPU table: the scenario's row again, with the service's and the bare handler's CPU per request.
     const cpuSection = stdout.slice(stdout.indexOf('## CPU per request'), stdout.indexOf('## Single-client'));
     for (const scenario of [...searchScenarios(profiles.smoke), getInvoiceScenario(1)]) {
@@ -54,7 +59,7 @@ describe('pnpm bench -- --smoke', () => {
       const cells = row(stdout, name);
       expect(cells, name).toBeDefined();
       for (const cell of cells!.slice(1, 5)) expect(cell, name).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
-      expect(cells![6], name).toBe('0');
+      expect(cells![6], `${name}\n${abFailures}`).toBe('0');
     }
     expect(stdout).toMatch(/Throughput, validation on \/ validation off: (no measurable difference|[\d.]+x \(range)/);
     // getInvoice and a search on bare node:http, on express alone with the same handler and through the
@@ -71,7 +76,7 @@ describe('pnpm bench -- --smoke', () => {
         const cells = row(floor, name);
         expect(cells, `express floor ${scenario}: ${name}`).toBeDefined();
         for (const cell of cells!.slice(1, 5)) expect(cell, `express floor ${scenario}: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
-        expect(cells![6], `express floor ${scenario}: ${name}`).toBe('0');
+        expect(cells![6], `express floor ${scenario}: ${name}\n${abFailures}`).toBe('0');
       }
       for (const name of ['express alone / bare node:http', 'service / bare node:http']) {
         const cells = row(floor, name);
@@ -92,7 +97,7 @@ describe('pnpm bench -- --smoke', () => {
       const cells = row(tracing, name);
       expect(cells, `tracing cost: ${name}`).toBeDefined();
       for (const cell of cells!.slice(1, 5)) expect(cell, `tracing cost: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
-      expect(cells![6], `tracing cost: ${name}`).toBe('0');
+      expect(cells![6], `tracing cost: ${name}\n${abFailures}`).toBe('0');
     }
     for (const name of ['tracing off / without the preload', 'tracing on / tracing off']) {
       const cells = row(tracing, name);
