@@ -1,8 +1,10 @@
 // Per-account counters for generated document numbers. Taking a number updates the account's row,
 // which locks it until the transaction ends: concurrent creates in one account queue here and never
 // receive the same number, and a rolled-back create gives its number back.
-import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { sql, type Expression, type Kysely, type QueryCreator } from 'kysely';
+import { compileOnly } from './compile-only.js';
 import type { DatabaseSchema } from './schema.js';
+import { templateOf } from './statement-template.js';
 
 export type Counter = 'next_invoice_number' | 'next_delivery_number';
 
@@ -10,12 +12,15 @@ export type Counter = 'next_invoice_number' | 'next_delivery_number';
  * The UPDATE that moves `counter` on by one, returning the number taken as `taken`. A query, not a
  * call, so that a statement can take the number and use it at once (db/invoices.ts puts it in a WITH).
  */
-export function nextNumberUpdate(db: QueryCreator<DatabaseSchema>, accountId: number, counter: Counter) {
-  return db
-    .updateTable('accounts')
-    .set((eb) => ({ [counter]: eb(eb.ref(counter), '+', 1) }))
-    .where('id', '=', accountId)
-    .returning(sql<number>`${sql.ref(counter)} - 1`.as('taken'));
+export function nextNumberUpdate(db: QueryCreator<DatabaseSchema>, accountId: number | Expression<number>, counter: Counter) {
+  return (
+    db
+      .updateTable('accounts')
+      // `+ 1` written out, not a bound 1: a statement template (db/invoices.ts) takes no value of its own.
+      .set({ [counter]: sql<number>`${sql.ref(counter)} + 1` })
+      .where('id', '=', accountId)
+      .returning(sql<number>`${sql.ref(counter)} - 1`.as('taken'))
+  );
 }
 
 /** Reserves the account's next number of `counter` inside the caller's transaction. */
@@ -24,6 +29,10 @@ export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: num
   if (row === undefined) throw new Error(`Account ${accountId} does not exist`);
   return row.taken;
 }
+
+const lockAccountStatement = templateOf(1, ([accountId]) =>
+  compileOnly.selectFrom('accounts').select('id').where('id', '=', sql<number>`${accountId}`).forNoKeyUpdate(),
+);
 
 /**
  * Locks the account's row before a write of its invoices touches any invoice. Every such write ends up
@@ -34,6 +43,6 @@ export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: num
  * that entry: a deadlock. FOR NO KEY UPDATE is the lock the later UPDATE of the row takes anyway.
  */
 export async function lockAccountForInvoiceWrite(trx: Kysely<DatabaseSchema>, accountId: number): Promise<void> {
-  const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().executeTakeFirst();
-  if (row === undefined) throw new Error(`Account ${accountId} does not exist`);
+  const { rows } = await trx.executeQuery(lockAccountStatement.bind([accountId]));
+  if (rows.length === 0) throw new Error(`Account ${accountId} does not exist`);
 }

@@ -1,7 +1,9 @@
 // Delivery rows of one account and their items.
 import { sql, type Kysely } from 'kysely';
 import type { PricedLine } from '../domain/money.js';
+import { compileOnly, rawStatement } from './compile-only.js';
 import type { DatabaseSchema, DeliveryItemRow, DeliveryRow } from './schema.js';
+import { templateOf } from './statement-template.js';
 
 export type ItemRecord = Pick<DeliveryItemRow, 'id' | 'delivery_id' | 'item_id' | 'quantity' | 'unit_price' | 'total'>;
 export interface DeliveryRecord {
@@ -107,30 +109,37 @@ export interface IssueValues {
  * longer a draft. A contact that is not a company client of the account fails the update with the
  * (account_id, contact_id) foreign key (see isUnknownContact).
  */
-export function issueDraftRow(
+export async function issueDraftRow(
   trx: Kysely<DatabaseSchema>,
   accountId: number,
   deliveryId: number,
   values: IssueValues,
 ): Promise<DeliveryWithCurrency | undefined> {
-  return trx
+  const { rows } = await trx.executeQuery(
+    issueDraftStatement.bind([values.contact_id, values.requested_date ?? null, values.today, values.total_amount, accountId, deliveryId]),
+  );
+  return rows[0];
+}
+
+// Compiled once (statement-template.ts): every issue runs it.
+const issueDraftStatement = templateOf(6, ([contactId, requestedDate, today, totalAmount, accountId, deliveryId]) =>
+  compileOnly
     .updateTable('deliveries')
     .set({
-      status: 'issued',
-      contact_id: values.contact_id,
+      status: sql.lit('issued'),
+      contact_id: sql<number>`${contactId}`,
       // The draft's date is read by the update itself (the row is no longer read before it is written).
-      delivery_date: values.requested_date ?? sql<string>`coalesce(delivery_date, ${values.today}::date)`,
-      total_amount: values.total_amount,
+      delivery_date: sql<string>`coalesce(${requestedDate}::date, delivery_date, ${today}::date)`,
+      total_amount: sql<string>`${totalAmount}`,
       updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`,
       version: sql<number>`version + 1`,
     })
-    .where('account_id', '=', accountId)
-    .where('id', '=', deliveryId)
-    .where('status', '=', 'draft')
+    .where('account_id', '=', sql<number>`${accountId}`)
+    .where('id', '=', sql<number>`${deliveryId}`)
+    .where('status', '=', sql.lit('draft'))
     .returningAll()
-    .returning(accountCurrency)
-    .executeTakeFirst();
-}
+    .returning(accountCurrency),
+);
 
 /**
  * True for the error of a write naming a contact that is not a company client of the delivery's
@@ -174,25 +183,35 @@ export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number
 
 /** Replaces every line of the delivery with `lines`, in their order: one statement, one round trip. */
 export async function replaceItems(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, lines: readonly PricedLine[]): Promise<ItemRecord[]> {
+  const { rows } = await trx.executeQuery(
+    replaceItemsStatement.bind([
+      accountId,
+      deliveryId,
+      lines.map((line) => line.item_id),
+      lines.map((line) => line.quantity),
+      lines.map((line) => line.unit_price),
+      lines.map((line) => line.total),
+    ]),
+  );
+  return rows;
+}
+
+// Compiled once (statement-template.ts): every issue and every delivery create runs it.
+const replaceItemsStatement = templateOf(6, ([accountId, deliveryId, itemIds, quantities, unitPrices, totals]) =>
   // The lines travel as four arrays (one parameter each, whatever their number) and come back as rows
   // through unnest, numbered from 0 by `with ordinality` to keep their order. The insert reads
   // `deleted` (a condition that always holds) so that the delete runs to completion first: the
   // parts of one statement otherwise run in no set order, and a new line could meet an old one on
   // (delivery_id, position). A row deleted earlier in the same statement does not count as taken.
-  const { rows } = await sql<ItemRecord>`
+  rawStatement(sql<ItemRecord>`
     with deleted as (
       delete from delivery_items where account_id = ${accountId} and delivery_id = ${deliveryId} returning id
     )
     insert into delivery_items (account_id, delivery_id, position, item_id, quantity, unit_price, total)
     select ${accountId}::bigint, ${deliveryId}::bigint, (line.ordinality - 1)::integer, line.item_id, line.quantity, line.unit_price, line.total
-    from unnest(
-      ${lines.map((line) => line.item_id)}::bigint[],
-      ${lines.map((line) => line.quantity)}::numeric[],
-      ${lines.map((line) => line.unit_price)}::numeric[],
-      ${lines.map((line) => line.total)}::numeric[]
-    ) with ordinality as line (item_id, quantity, unit_price, total, ordinality)
+    from unnest(${itemIds}::bigint[], ${quantities}::numeric[], ${unitPrices}::numeric[], ${totals}::numeric[])
+      with ordinality as line (item_id, quantity, unit_price, total, ordinality)
     where (select count(*) from deleted) >= 0
     order by line.ordinality
-    returning ${sql.join(itemColumns.map((column) => sql.ref(column)))}`.execute(trx);
-  return rows;
-}
+    returning ${sql.join(itemColumns.map((column) => sql.ref(column)))}`),
+);

@@ -3,7 +3,8 @@
 import { sql, type Kysely } from 'kysely';
 import { invoiceNumberFormat } from '../domain/invoice-rules.js';
 import { nextNumberUpdate } from './accounts.js';
-import { placeholders, statementTemplate, type StatementTemplate } from './statement-template.js';
+import { compileOnly } from './compile-only.js';
+import { templateOf } from './statement-template.js';
 import type { DatabaseSchema, InvoiceRow, NewInvoiceRow } from './schema.js';
 
 export type InvoiceRecord = Omit<InvoiceRow, 'account_id'>;
@@ -26,30 +27,31 @@ const columns = [
   'version',
 ] as const;
 
-/** findInvoice's statement, compiled once per Kysely instance (statement-template.ts): the hot read by id. */
-const findInvoiceTemplates = new WeakMap<Kysely<DatabaseSchema>, StatementTemplate<InvoiceRecord>>();
+// The statements of the hot paths (the read by id, a create under a generated number, an update's
+// lock) are templates compiled once (statement-template.ts) and bound per request.
 
-function findInvoiceTemplate(db: Kysely<DatabaseSchema>): StatementTemplate<InvoiceRecord> {
-  let template = findInvoiceTemplates.get(db);
-  if (template === undefined) {
-    const [accountId, invoiceId] = placeholders(2);
-    template = statementTemplate(
-      db.selectFrom('invoices').select(columns).where('account_id', '=', sql<number>`${accountId}`).where('id', '=', sql<number>`${invoiceId}`),
-      2,
-    );
-    findInvoiceTemplates.set(db, template);
-  }
-  return template;
-}
+const findInvoiceStatement = templateOf(2, ([accountId, invoiceId]) =>
+  compileOnly.selectFrom('invoices').select(columns).where('account_id', '=', sql<number>`${accountId}`).where('id', '=', sql<number>`${invoiceId}`),
+);
 
 export async function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
-  const { rows } = await db.executeQuery(findInvoiceTemplate(db).bind([accountId, invoiceId]));
+  const { rows } = await db.executeQuery(findInvoiceStatement.bind([accountId, invoiceId]));
   return rows[0];
 }
 
+const lockInvoiceStatement = templateOf(2, ([accountId, invoiceId]) =>
+  compileOnly
+    .selectFrom('invoices')
+    .select(columns)
+    .where('account_id', '=', sql<number>`${accountId}`)
+    .where('id', '=', sql<number>`${invoiceId}`)
+    .forUpdate(),
+);
+
 /** Reads the invoice and locks its row until the transaction ends, so concurrent updates queue. */
-export function lockInvoice(trx: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
-  return trx.selectFrom('invoices').select(columns).where('account_id', '=', accountId).where('id', '=', invoiceId).forUpdate().executeTakeFirst();
+export async function lockInvoice(trx: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
+  const { rows } = await trx.executeQuery(lockInvoiceStatement.bind([accountId, invoiceId]));
+  return rows[0];
 }
 
 /** An invoice's values but its number, which insertWithNextNumber generates. */
@@ -69,26 +71,25 @@ export type NumberedInsert =
  * outcome ON CONFLICT waits for) inserts nothing: the caller tries again with the next one.
  * Undefined when the account does not exist.
  */
-export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<NumberedInsert | undefined> {
-  const { prefix, digits } = invoiceNumberFormat;
-  const row = await trx
-    .with('number', (db) => nextNumberUpdate(db, values.account_id, 'next_invoice_number'))
+const insertWithNextNumberStatement = templateOf(10, ([accountId, prefix, digits, clientId, clientName, amount, currency, status, dueDate, description]) =>
+  compileOnly
+    .with('number', (db) => nextNumberUpdate(db, sql<number>`${accountId}`, 'next_invoice_number'))
     .with('inserted', (db) =>
       db
         .insertInto('invoices')
         .columns(['account_id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'])
         .expression((eb) =>
           eb.selectFrom('number').select([
-            eb.val(values.account_id).as('account_id'),
+            eb.val(accountId).as('account_id'),
             // formatInvoiceNumber in SQL: padded to `digits`, never cut (lpad would cut longer numbers).
             sql<string>`${prefix}::text || lpad(taken::text, greatest(${digits}::integer, length(taken::text)), '0')`.as('invoice_number'),
-            eb.val(values.client_id).as('client_id'),
-            eb.val(values.client_name).as('client_name'),
-            eb.val(values.amount).as('amount'),
-            eb.val(values.currency).as('currency'),
-            eb.val(values.status).as('status'),
-            eb.val(values.due_date).as('due_date'),
-            eb.val(values.description).as('description'),
+            eb.val(clientId).as('client_id'),
+            eb.val(clientName).as('client_name'),
+            eb.val(amount).as('amount'),
+            eb.val(currency).as('currency'),
+            eb.val(status).as('status'),
+            eb.val(dueDate).as('due_date'),
+            eb.val(description).as('description'),
           ]),
         )
         .onConflict((conflict) => conflict.constraint(invoiceNumberConstraint).doNothing())
@@ -97,8 +98,26 @@ export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: 
     .selectFrom('number')
     .leftJoin('inserted', (join) => join.onTrue())
     .select('number.taken')
-    .selectAll('inserted')
-    .executeTakeFirst();
+    .selectAll('inserted'),
+);
+
+export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<NumberedInsert | undefined> {
+  const { prefix, digits } = invoiceNumberFormat;
+  const { rows } = await trx.executeQuery(
+    insertWithNextNumberStatement.bind([
+      values.account_id,
+      prefix,
+      digits,
+      values.client_id,
+      values.client_name,
+      values.amount,
+      values.currency,
+      values.status,
+      values.due_date,
+      values.description,
+    ]),
+  );
+  const row = rows[0];
   if (row === undefined) return undefined;
   const { taken, ...invoice } = row;
   return invoice.id === null ? { inserted: undefined, taken } : { inserted: invoice as InvoiceRecord };

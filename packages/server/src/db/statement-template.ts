@@ -3,7 +3,8 @@
 // shape does not change (an invoice by id, a search with the same criteria and order) that work gives
 // the same SQL text every time, and only its parameters differ. A template is compiled with
 // placeholders where the values go, and remembers which parameter is which value; binding it is a copy
-// of the parameter list. The values stay bound parameters, as in every other statement.
+// of the parameter list. The values stay bound parameters, as in every other statement. Fixed
+// statements are built on compile-only.ts's builder when their module loads (templateOf).
 import { createQueryId, type CompiledQuery, type Compilable } from 'kysely';
 
 /** Stands for the value at `position` of the list a template is later bound with. */
@@ -60,6 +61,14 @@ export function statementTemplate<Row>(query: Compilable<Row>, valueCount: numbe
       return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
     },
   };
+}
+
+/**
+ * A template of one fixed statement: `build` gets `valueCount` placeholders, builds the statement with
+ * them (on compile-only.ts's builder), and the template is compiled once, here.
+ */
+export function templateOf<Row>(valueCount: number, build: (values: unknown[]) => Compilable<Row>): StatementTemplate<Row> {
+  return statementTemplate(build(placeholders(valueCount)), valueCount);
 }
 
 /**

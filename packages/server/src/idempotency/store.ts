@@ -7,7 +7,9 @@
 // commits (row stored) or aborts (nothing stored), the lock is gone. A process killed mid-write loses
 // its connection, PostgreSQL aborts its transaction and frees the lock: nothing is stuck "in progress".
 import { sql, type Kysely } from 'kysely';
+import { compileOnly, rawStatement } from '../db/compile-only.js';
 import type { DatabaseSchema } from '../db/schema.js';
+import { templateOf } from '../db/statement-template.js';
 import { ApiError } from '../errors.js';
 import { idempotencyKeyHeader } from './key.js';
 
@@ -39,16 +41,22 @@ export interface StoredAnswer {
 /** Seed of the advisory-lock hash, so these locks do not share numbers with any other use. */
 export const lockSeed = 7_210_431;
 
-/** The answer stored for the claim's key, unless it has expired (an expired key counts as new). */
-export function findStoredAnswer(db: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<StoredAnswer | undefined> {
-  return db
+// Every keyed write looks its key up, claims it and records its answer: the three statements are
+// templates compiled once (statement-template.ts).
+const findStoredAnswerStatement = templateOf(3, ([accountId, apiKey, key]) =>
+  compileOnly
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'status', 'headers', 'body'])
-    .where('account_id', '=', claim.accountId)
-    .where('api_key', '=', claim.apiKey)
-    .where('idempotency_key', '=', claim.key)
-    .where('expires_at', '>', sql<string>`now()`)
-    .executeTakeFirst();
+    .where('account_id', '=', sql<number>`${accountId}`)
+    .where('api_key', '=', sql<string>`${apiKey}`)
+    .where('idempotency_key', '=', sql<string>`${key}`)
+    .where('expires_at', '>', sql<string>`now()`),
+);
+
+/** The answer stored for the claim's key, unless it has expired (an expired key counts as new). */
+export async function findStoredAnswer(db: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<StoredAnswer | undefined> {
+  const { rows } = await db.executeQuery(findStoredAnswerStatement.bind([claim.accountId, claim.apiKey, claim.key]));
+  return rows[0];
 }
 
 export function keyInUse(): ApiError {
@@ -65,22 +73,38 @@ export function keyReused(): ApiError {
   });
 }
 
+const claimKeyStatement = templateOf(5, ([name, seed, accountId, apiKey, key]) =>
+  rawStatement(sql<{ locked: boolean; fingerprint: string | null }>`
+    select
+      pg_try_advisory_xact_lock(hashtextextended(${name}, ${seed})) as locked,
+      (select fingerprint from idempotency_keys
+        where account_id = ${accountId} and api_key = ${apiKey} and idempotency_key = ${key}
+          and expires_at > now()) as fingerprint`),
+);
+
 /**
  * First statement of a keyed write's transaction: takes the key's lock or answers 409, and refuses a
  * key whose answer was stored meanwhile (422 for another request; 409 for this one, whose retry then
  * replays). One round trip.
  */
 export async function claimKey(trx: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<void> {
-  const { rows } = await sql<{ locked: boolean; fingerprint: string | null }>`
-    select
-      pg_try_advisory_xact_lock(hashtextextended(${lockName(claim)}, ${lockSeed})) as locked,
-      (select fingerprint from idempotency_keys
-        where account_id = ${claim.accountId} and api_key = ${claim.apiKey} and idempotency_key = ${claim.key}
-          and expires_at > now()) as fingerprint`.execute(trx);
+  const { rows } = await trx.executeQuery(claimKeyStatement.bind([lockName(claim), lockSeed, claim.accountId, claim.apiKey, claim.key]));
   const row = rows[0];
   if (row === undefined || !row.locked) throw keyInUse();
   if (row.fingerprint !== null) throw row.fingerprint === claim.fingerprint ? keyInUse() : keyReused();
 }
+
+const recordAnswerStatement = templateOf(8, ([accountId, apiKey, key, fingerprint, status, headers, body, ttlHours]) =>
+  rawStatement(sql<{ stored: number }>`
+    insert into idempotency_keys (account_id, api_key, idempotency_key, fingerprint, status, headers, body, expires_at)
+    values (${accountId}, ${apiKey}, ${key}, ${fingerprint}, ${status}, ${headers}::jsonb, ${body},
+      now() + make_interval(hours => ${ttlHours}::integer))
+    on conflict (account_id, api_key, idempotency_key) do update set
+      fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
+      body = excluded.body, created_at = now(), expires_at = excluded.expires_at
+      where idempotency_keys.expires_at <= now()
+    returning 1 as stored`),
+);
 
 /**
  * Last statement of a keyed write's transaction: stores its answer (replacing an expired one). Should a
@@ -88,16 +112,18 @@ export async function claimKey(trx: Kysely<DatabaseSchema>, claim: IdempotencyCl
  * back with a 409 rather than done twice.
  */
 export async function recordAnswer(trx: Kysely<DatabaseSchema>, claim: IdempotencyClaim, answer: WriteAnswer): Promise<void> {
-  const { rows } = await sql<{ stored: number }>`
-    insert into idempotency_keys (account_id, api_key, idempotency_key, fingerprint, status, headers, body, expires_at)
-    values (${claim.accountId}, ${claim.apiKey}, ${claim.key}, ${claim.fingerprint}, ${answer.status},
-      ${JSON.stringify(answer.headers ?? {})}::jsonb, ${JSON.stringify(answer.body ?? null)},
-      now() + make_interval(hours => ${claim.ttlHours}::integer))
-    on conflict (account_id, api_key, idempotency_key) do update set
-      fingerprint = excluded.fingerprint, status = excluded.status, headers = excluded.headers,
-      body = excluded.body, created_at = now(), expires_at = excluded.expires_at
-      where idempotency_keys.expires_at <= now()
-    returning 1 as stored`.execute(trx);
+  const { rows } = await trx.executeQuery(
+    recordAnswerStatement.bind([
+      claim.accountId,
+      claim.apiKey,
+      claim.key,
+      claim.fingerprint,
+      answer.status,
+      JSON.stringify(answer.headers ?? {}),
+      JSON.stringify(answer.body ?? null),
+      claim.ttlHours,
+    ]),
+  );
   if (rows.length === 0) throw keyInUse();
 }
 

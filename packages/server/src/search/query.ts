@@ -5,6 +5,7 @@ import { searchRules, type Invoice, type Pagination, type ParsedCriterion, type 
 import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
+import { compileOnly } from '../db/compile-only.js';
 import { statementTemplate, TemplateCache, valuesOf, withPlaceholders, type StatementTemplate } from '../db/statement-template.js';
 import type { DatabaseSchema } from '../db/schema.js';
 import { decodeCursor, encodeCursor, searchDigest, type CursorBinding } from './cursor.js';
@@ -344,20 +345,14 @@ interface SearchTemplates {
   total: StatementTemplate<RowOf<BuiltStatements['total']>>;
 }
 
-/** Shapes compiled so far, per Kysely instance: each compiles for its own dialect. */
-const templateCaches = new WeakMap<Kysely<DatabaseSchema>, TemplateCache<SearchTemplates>>();
-const shapesKept = 500;
+/** Shapes compiled so far, for the process (compile-only.ts: both engines run the same compiled text). */
+const templateCache = new TemplateCache<SearchTemplates>(500);
 
-function templatesFor(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues): SearchTemplates {
-  let cache = templateCaches.get(db);
-  if (cache === undefined) {
-    cache = new TemplateCache(shapesKept);
-    templateCaches.set(db, cache);
-  }
+function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates {
   // Fields and operators are allow-listed names (criteria.ts): they cannot be confused with the separators.
   const key = `${shape.orderBy} ${shape.direction} ${values.cursor === undefined ? 'first' : 'cursor'} ${values.criteria.map((criterion) => `${criterion.field} ${criterion.operator}`).join(',')}`;
-  return cache.get(key, () => {
-    const built = buildSearchStatements(db, shape, withPlaceholders(mapSearchValues, values));
+  return templateCache.get(key, () => {
+    const built = buildSearchStatements(compileOnly, shape, withPlaceholders(mapSearchValues, values));
     const valueCount = valuesOf(mapSearchValues, values).length;
     return {
       page: statementTemplate(built.page, valueCount),
@@ -372,7 +367,7 @@ function templatesFor(db: Kysely<DatabaseSchema>, shape: SearchShape, values: Se
  * account's invoices_version (by the plan of total-plan.ts). Apart from running them so that a test
  * can EXPLAIN the very statements the service runs.
  */
-export function searchStatements(database: Database, accountId: number, search: ParsedSearch) {
+export function searchStatements(accountId: number, search: ParsedSearch) {
   const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
   const cursor = search.cursor === undefined ? undefined : decodeCursor(search.cursor, binding);
   const criteria = mergeInCriteria(search.criteria);
@@ -384,7 +379,7 @@ export function searchStatements(database: Database, accountId: number, search: 
     limit: cursor === undefined ? search.limit : search.limit + 1,
     offset: cursor === undefined ? search.offset : 0,
   };
-  const templates = templatesFor(database.db, { orderBy: search.orderBy, direction: search.direction }, values);
+  const templates = templatesFor({ orderBy: search.orderBy, direction: search.direction }, values);
   const bound = valuesOf(mapSearchValues, values);
   const hasInList = criteria.some((criterion) => criterion.operator === 'in');
   return {
@@ -439,7 +434,7 @@ async function pageWithTotal(database: Database, statements: SearchStatements) {
  * counted on a first page, and on a page by cursor only when the account's invoices changed since.
  */
 export async function searchInvoices(database: Database, accountId: number, search: ParsedSearch): Promise<SearchPage> {
-  const statements = searchStatements(database, accountId, search);
+  const statements = searchStatements(accountId, search);
   const { binding, cursor } = statements;
   const [rows, counted] = await (statements.hasInList ? pageAfterTotal(database, statements) : pageWithTotal(database, statements));
   const { total, version } = counted;

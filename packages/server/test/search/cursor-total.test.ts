@@ -77,7 +77,7 @@ describe.each(engines)('the total of a page by cursor on %s', (engine) => {
 
   /** How often the count of the search's total statement ran: EXPLAIN ANALYZE of the service's own statement. */
   async function countRuns(account: TestAccount, cursor: string): Promise<number> {
-    const statement = searchStatements(database(), account.accountId, parseSearchRequest({ ...body, cursor })).total;
+    const statement = searchStatements(account.accountId, parseSearchRequest({ ...body, cursor })).total;
     const plan = await explainPlan(database(), statement, { analyze: true });
     const aggregates = planNodes(plan).filter((node) => node['Node Type'] === 'Aggregate');
     // The statement holds one aggregate, the count; a count that is never executed has 0 loops.

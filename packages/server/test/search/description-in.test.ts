@@ -38,11 +38,7 @@ describe.each(engines)('`in` on description, in an account of repeating descript
 
   /** The plan's nodes on invoices, run: `present` is the probe of digestsPresent, the others read the matches. */
   async function invoiceScansOfTotal(values: string[]): Promise<{ probes: PlanNode[]; reads: PlanNode[] }> {
-    const statement = searchStatements(
-      database(),
-      account.accountId,
-      parseSearchRequest({ criteria: [{ field: 'description', operator: 'in', value: values }] }),
-    ).total;
+    const statement = searchStatements(account.accountId, parseSearchRequest({ criteria: [{ field: 'description', operator: 'in', value: values }] })).total;
     const nodes = planNodes(await explainPlan(database(), statement, { analyze: true })).filter((node) => node['Relation Name'] === 'invoices');
     return { probes: nodes.filter((node) => node.Alias === 'present'), reads: nodes.filter((node) => node.Alias !== 'present') };
   }

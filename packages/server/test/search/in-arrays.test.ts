@@ -72,7 +72,7 @@ describe.each(engines)('`in` as one array parameter on %s', (engine) => {
       value: Array.from({ length: maxItems }, (_, element) => (index % 2 === 0 ? `N-${element}` : element + 1)),
     }));
     // Every statement the search may run: the total, and the page by either plan.
-    const statements = searchStatements(database(), account.accountId, parseSearchRequest({ criteria }));
+    const statements = searchStatements(account.accountId, parseSearchRequest({ criteria }));
     const recorded = [statements.total, statements.page, statements.fewMatchesPage].map((statement) => [...statement.parameters]);
     for (const parameters of recorded) {
       const arrays = parameters.filter((parameter) => Array.isArray(parameter)) as unknown[][];

@@ -78,7 +78,7 @@ describe.each(engines)('totals as sums of kept counts on %s', (engine) => {
 
   /** The tables the total statement of `body` reads, from its EXPLAIN. */
   async function tablesReadForTotal(body: InvoiceSearchRequest): Promise<string[]> {
-    const statement = searchStatements(database(), account.accountId, parseSearchRequest(body)).total;
+    const statement = searchStatements(account.accountId, parseSearchRequest(body)).total;
     const plan = await explainPlan(database(), statement, { analyze: false });
     return [...new Set(planNodes(plan).flatMap((node) => node['Relation Name'] ?? []))].sort();
   }
