@@ -39,8 +39,8 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 /**
  * The service's statements for each request seen (by body, or by invoice id), captured once: Node alone
  * runs SQL, it does not build it. Capturing per request would charge the bare handler the cost of the
- * service's query building (a new recording Kysely each time, so none of the service's compiled shapes
- * is reused). A benchmark sends a handful of distinct requests; the bound only guards against a
+ * service's work before its SQL (parsing the search, binding its statements, and building any shape
+ * the first time). A benchmark sends a handful of distinct requests; the bound only guards against a
  * caller sending more.
  */
 function capturedOnce<Key, Captured>(capture: (key: Key) => Promise<Captured>): (key: Key) => Promise<Captured> {

@@ -18,7 +18,7 @@ export interface Answer {
   text: string;
 }
 
-/** A request written to a kept connection that the server closed at the same moment (see `send`). */
+/** A request on a kept connection that was reset before any answer came (see `send`). */
 class StaleConnectionError extends Error {}
 
 function attempt(url: URL, options: SendOptions, signal: AbortSignal): Promise<Answer> {
@@ -30,7 +30,8 @@ function attempt(url: URL, options: SendOptions, signal: AbortSignal): Promise<A
       incoming.on('error', reject);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new StaleConnectionError(error.message, { cause: error }) : error);
+      const reset = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+      reject(outgoing.reusedSocket && reset ? new StaleConnectionError(error.message, { cause: error }) : error);
     });
     // A string given to end() before any header is written is sent with its Content-Length.
     outgoing.end(options.body);
@@ -39,10 +40,13 @@ function attempt(url: URL, options: SendOptions, signal: AbortSignal): Promise<A
 
 /**
  * One request, the whole answer read. A server closes a connection that stayed idle for its keep-alive
- * timeout; a request the agent writes to that connection in the same instant is reset before the server
- * reads it (Node's documentation of `request.reusedSocket` describes the race). Such a request is sent
- * once more on a new connection, after the agent's other idle connections to that server are dropped
- * (they have been idle as long). A reset on a new connection is the server's answer and is not retried.
+ * timeout; a request the agent writes to that connection in the same instant is reset (Node's
+ * documentation of `request.reusedSocket` describes the race). Such a request is sent once more on a
+ * new connection, after the agent's other idle connections to that server are dropped (they have been
+ * idle as long). From the client's side a reset cannot tell whether the server had read the request,
+ * so this is only for requests that may run twice: the bench sends reads, and writes each with an
+ * Idempotency-Key of its own, whose repeat replays the first answer. A reset on a new connection is
+ * the server's answer and is not retried.
  */
 export async function send(url: URL, options: SendOptions): Promise<Answer> {
   const signal = AbortSignal.timeout(options.timeoutMs);

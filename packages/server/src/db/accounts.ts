@@ -30,7 +30,7 @@ export async function takeNextNumber(trx: Kysely<DatabaseSchema>, accountId: num
   return row.taken;
 }
 
-const lockAccountStatement = templateOf(1, ([accountId]) =>
+const lockAccountStatement = templateOf(['accountId'], ({ accountId }) =>
   compileOnly.selectFrom('accounts').select('id').where('id', '=', sql<number>`${accountId}`).forNoKeyUpdate(),
 );
 
@@ -43,6 +43,6 @@ const lockAccountStatement = templateOf(1, ([accountId]) =>
  * that entry: a deadlock. FOR NO KEY UPDATE is the lock the later UPDATE of the row takes anyway.
  */
 export async function lockAccountForInvoiceWrite(trx: Kysely<DatabaseSchema>, accountId: number): Promise<void> {
-  const { rows } = await trx.executeQuery(lockAccountStatement.bind([accountId]));
+  const { rows } = await trx.executeQuery(lockAccountStatement.bind({ accountId }));
   if (rows.length === 0) throw new Error(`Account ${accountId} does not exist`);
 }

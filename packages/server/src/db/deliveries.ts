@@ -115,30 +115,30 @@ export async function issueDraftRow(
   deliveryId: number,
   values: IssueValues,
 ): Promise<DeliveryWithCurrency | undefined> {
-  const { rows } = await trx.executeQuery(
-    issueDraftStatement.bind([values.contact_id, values.requested_date ?? null, values.today, values.total_amount, accountId, deliveryId]),
-  );
+  const { rows } = await trx.executeQuery(issueDraftStatement.bind({ ...values, requested_date: values.requested_date ?? null, accountId, deliveryId }));
   return rows[0];
 }
 
 // Compiled once (statement-template.ts): every issue runs it.
-const issueDraftStatement = templateOf(6, ([contactId, requestedDate, today, totalAmount, accountId, deliveryId]) =>
-  compileOnly
-    .updateTable('deliveries')
-    .set({
-      status: sql.lit('issued'),
-      contact_id: sql<number>`${contactId}`,
-      // The draft's date is read by the update itself (the row is no longer read before it is written).
-      delivery_date: sql<string>`coalesce(${requestedDate}::date, delivery_date, ${today}::date)`,
-      total_amount: sql<string>`${totalAmount}`,
-      updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`,
-      version: sql<number>`version + 1`,
-    })
-    .where('account_id', '=', sql<number>`${accountId}`)
-    .where('id', '=', sql<number>`${deliveryId}`)
-    .where('status', '=', sql.lit('draft'))
-    .returningAll()
-    .returning(accountCurrency),
+const issueDraftStatement = templateOf(
+  ['contact_id', 'requested_date', 'today', 'total_amount', 'accountId', 'deliveryId'],
+  ({ contact_id: contactId, requested_date: requestedDate, today, total_amount: totalAmount, accountId, deliveryId }) =>
+    compileOnly
+      .updateTable('deliveries')
+      .set({
+        status: sql.lit('issued'),
+        contact_id: sql<number>`${contactId}`,
+        // The draft's date is read by the update itself (the row is no longer read before it is written).
+        delivery_date: sql<string>`coalesce(${requestedDate}::date, delivery_date, ${today}::date)`,
+        total_amount: sql<string>`${totalAmount}`,
+        updated_at: sql<string>`greatest(now(), updated_at + interval '1 millisecond')`,
+        version: sql<number>`version + 1`,
+      })
+      .where('account_id', '=', sql<number>`${accountId}`)
+      .where('id', '=', sql<number>`${deliveryId}`)
+      .where('status', '=', sql.lit('draft'))
+      .returningAll()
+      .returning(accountCurrency),
 );
 
 /**
@@ -184,26 +184,28 @@ export function updateDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number
 /** Replaces every line of the delivery with `lines`, in their order: one statement, one round trip. */
 export async function replaceItems(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number, lines: readonly PricedLine[]): Promise<ItemRecord[]> {
   const { rows } = await trx.executeQuery(
-    replaceItemsStatement.bind([
+    replaceItemsStatement.bind({
       accountId,
       deliveryId,
-      lines.map((line) => line.item_id),
-      lines.map((line) => line.quantity),
-      lines.map((line) => line.unit_price),
-      lines.map((line) => line.total),
-    ]),
+      itemIds: lines.map((line) => line.item_id),
+      quantities: lines.map((line) => line.quantity),
+      unitPrices: lines.map((line) => line.unit_price),
+      totals: lines.map((line) => line.total),
+    }),
   );
   return rows;
 }
 
 // Compiled once (statement-template.ts): every issue and every delivery create runs it.
-const replaceItemsStatement = templateOf(6, ([accountId, deliveryId, itemIds, quantities, unitPrices, totals]) =>
-  // The lines travel as four arrays (one parameter each, whatever their number) and come back as rows
-  // through unnest, numbered from 0 by `with ordinality` to keep their order. The insert reads
-  // `deleted` (a condition that always holds) so that the delete runs to completion first: the
-  // parts of one statement otherwise run in no set order, and a new line could meet an old one on
-  // (delivery_id, position). A row deleted earlier in the same statement does not count as taken.
-  rawStatement(sql<ItemRecord>`
+const replaceItemsStatement = templateOf(
+  ['accountId', 'deliveryId', 'itemIds', 'quantities', 'unitPrices', 'totals'],
+  ({ accountId, deliveryId, itemIds, quantities, unitPrices, totals }) =>
+    // The lines travel as four arrays (one parameter each, whatever their number) and come back as rows
+    // through unnest, numbered from 0 by `with ordinality` to keep their order. The insert reads
+    // `deleted` (a condition that always holds) so that the delete runs to completion first: the
+    // parts of one statement otherwise run in no set order, and a new line could meet an old one on
+    // (delivery_id, position). A row deleted earlier in the same statement does not count as taken.
+    rawStatement(sql<ItemRecord>`
     with deleted as (
       delete from delivery_items where account_id = ${accountId} and delivery_id = ${deliveryId} returning id
     )

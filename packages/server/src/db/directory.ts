@@ -17,11 +17,11 @@ export function listCompanyClients(db: Kysely<DatabaseSchema>, accountId: number
 }
 
 /** Every invoice create and every delivery issue looks its client up: compiled once (statement-template.ts). */
-const findCompanyClientStatement = templateOf(2, ([accountId, clientId]) =>
+const findCompanyClientStatement = templateOf(['accountId', 'clientId'], ({ accountId, clientId }) =>
   compileOnly.selectFrom('company_clients').selectAll().where('account_id', '=', sql<number>`${accountId}`).where('id', '=', sql<number>`${clientId}`),
 );
 
 export async function findCompanyClient(db: Kysely<DatabaseSchema>, accountId: number, clientId: number): Promise<CompanyClientRow | undefined> {
-  const { rows } = await db.executeQuery(findCompanyClientStatement.bind([accountId, clientId]));
+  const { rows } = await db.executeQuery(findCompanyClientStatement.bind({ accountId, clientId }));
   return rows[0];
 }

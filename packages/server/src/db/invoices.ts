@@ -30,16 +30,16 @@ const columns = [
 // The statements of the hot paths (the read by id, a create under a generated number, an update's
 // lock) are templates compiled once (statement-template.ts) and bound per request.
 
-const findInvoiceStatement = templateOf(2, ([accountId, invoiceId]) =>
+const findInvoiceStatement = templateOf(['accountId', 'invoiceId'], ({ accountId, invoiceId }) =>
   compileOnly.selectFrom('invoices').select(columns).where('account_id', '=', sql<number>`${accountId}`).where('id', '=', sql<number>`${invoiceId}`),
 );
 
 export async function findInvoice(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
-  const { rows } = await db.executeQuery(findInvoiceStatement.bind([accountId, invoiceId]));
+  const { rows } = await db.executeQuery(findInvoiceStatement.bind({ accountId, invoiceId }));
   return rows[0];
 }
 
-const lockInvoiceStatement = templateOf(2, ([accountId, invoiceId]) =>
+const lockInvoiceStatement = templateOf(['accountId', 'invoiceId'], ({ accountId, invoiceId }) =>
   compileOnly
     .selectFrom('invoices')
     .select(columns)
@@ -50,7 +50,7 @@ const lockInvoiceStatement = templateOf(2, ([accountId, invoiceId]) =>
 
 /** Reads the invoice and locks its row until the transaction ends, so concurrent updates queue. */
 export async function lockInvoice(trx: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceRecord | undefined> {
-  const { rows } = await trx.executeQuery(lockInvoiceStatement.bind([accountId, invoiceId]));
+  const { rows } = await trx.executeQuery(lockInvoiceStatement.bind({ accountId, invoiceId }));
   return rows[0];
 }
 
@@ -71,52 +71,41 @@ export type NumberedInsert =
  * outcome ON CONFLICT waits for) inserts nothing: the caller tries again with the next one.
  * Undefined when the account does not exist.
  */
-const insertWithNextNumberStatement = templateOf(10, ([accountId, prefix, digits, clientId, clientName, amount, currency, status, dueDate, description]) =>
-  compileOnly
-    .with('number', (db) => nextNumberUpdate(db, sql<number>`${accountId}`, 'next_invoice_number'))
-    .with('inserted', (db) =>
-      db
-        .insertInto('invoices')
-        .columns(['account_id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'])
-        .expression((eb) =>
-          eb.selectFrom('number').select([
-            eb.val(accountId).as('account_id'),
-            // formatInvoiceNumber in SQL: padded to `digits`, never cut (lpad would cut longer numbers).
-            sql<string>`${prefix}::text || lpad(taken::text, greatest(${digits}::integer, length(taken::text)), '0')`.as('invoice_number'),
-            eb.val(clientId).as('client_id'),
-            eb.val(clientName).as('client_name'),
-            eb.val(amount).as('amount'),
-            eb.val(currency).as('currency'),
-            eb.val(status).as('status'),
-            eb.val(dueDate).as('due_date'),
-            eb.val(description).as('description'),
-          ]),
-        )
-        .onConflict((conflict) => conflict.constraint(invoiceNumberConstraint).doNothing())
-        .returning(columns),
-    )
-    .selectFrom('number')
-    .leftJoin('inserted', (join) => join.onTrue())
-    .select('number.taken')
-    .selectAll('inserted'),
+const insertWithNextNumberStatement = templateOf(
+  ['account_id', 'prefix', 'digits', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'],
+  ({ account_id: accountId, prefix, digits, client_id: clientId, client_name: clientName, amount, currency, status, due_date: dueDate, description }) =>
+    compileOnly
+      .with('number', (db) => nextNumberUpdate(db, sql<number>`${accountId}`, 'next_invoice_number'))
+      .with('inserted', (db) =>
+        db
+          .insertInto('invoices')
+          .columns(['account_id', 'invoice_number', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'])
+          .expression((eb) =>
+            eb.selectFrom('number').select([
+              eb.val(accountId).as('account_id'),
+              // formatInvoiceNumber in SQL: padded to `digits`, never cut (lpad would cut longer numbers).
+              sql<string>`${prefix}::text || lpad(taken::text, greatest(${digits}::integer, length(taken::text)), '0')`.as('invoice_number'),
+              eb.val(clientId).as('client_id'),
+              eb.val(clientName).as('client_name'),
+              eb.val(amount).as('amount'),
+              eb.val(currency).as('currency'),
+              eb.val(status).as('status'),
+              eb.val(dueDate).as('due_date'),
+              eb.val(description).as('description'),
+            ]),
+          )
+          .onConflict((conflict) => conflict.constraint(invoiceNumberConstraint).doNothing())
+          .returning(columns),
+      )
+      .selectFrom('number')
+      .leftJoin('inserted', (join) => join.onTrue())
+      .select('number.taken')
+      .selectAll('inserted'),
 );
 
 export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<NumberedInsert | undefined> {
   const { prefix, digits } = invoiceNumberFormat;
-  const { rows } = await trx.executeQuery(
-    insertWithNextNumberStatement.bind([
-      values.account_id,
-      prefix,
-      digits,
-      values.client_id,
-      values.client_name,
-      values.amount,
-      values.currency,
-      values.status,
-      values.due_date,
-      values.description,
-    ]),
-  );
+  const { rows } = await trx.executeQuery(insertWithNextNumberStatement.bind({ ...values, prefix, digits }));
   const row = rows[0];
   if (row === undefined) return undefined;
   const { taken, ...invoice } = row;

@@ -63,12 +63,24 @@ export function statementTemplate<Row>(query: Compilable<Row>, valueCount: numbe
   };
 }
 
+/** A fixed statement's template whose values are bound by name (templateOf). */
+export interface NamedStatementTemplate<Name extends string, Row> {
+  bind(values: Readonly<Record<Name, unknown>>): CompiledQuery<Row>;
+}
+
 /**
- * A template of one fixed statement: `build` gets `valueCount` placeholders, builds the statement with
- * them (on compile-only.ts's builder), and the template is compiled once, here.
+ * A template of one fixed statement: `build` gets a placeholder for each of `names`, builds the
+ * statement with them (on compile-only.ts's builder), and the template is compiled once, here. Its
+ * values are bound by name, not by position: two values of one type (a client's name and an invoice's
+ * description) cannot trade places unnoticed, and leaving one out does not compile.
  */
-export function templateOf<Row>(valueCount: number, build: (values: unknown[]) => Compilable<Row>): StatementTemplate<Row> {
-  return statementTemplate(build(placeholders(valueCount)), valueCount);
+export function templateOf<const Name extends string, Row>(
+  names: readonly Name[],
+  build: (values: Readonly<Record<Name, unknown>>) => Compilable<Row>,
+): NamedStatementTemplate<Name, Row> {
+  const slots = Object.fromEntries(names.map((name, position) => [name, new Placeholder(position)])) as Record<Name, unknown>;
+  const template = statementTemplate(build(slots), names.length);
+  return { bind: (values) => template.bind(names.map((name) => values[name])) };
 }
 
 /**

@@ -43,7 +43,7 @@ export const lockSeed = 7_210_431;
 
 // Every keyed write looks its key up, claims it and records its answer: the three statements are
 // templates compiled once (statement-template.ts).
-const findStoredAnswerStatement = templateOf(3, ([accountId, apiKey, key]) =>
+const findStoredAnswerStatement = templateOf(['accountId', 'apiKey', 'key'], ({ accountId, apiKey, key }) =>
   compileOnly
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'status', 'headers', 'body'])
@@ -55,7 +55,7 @@ const findStoredAnswerStatement = templateOf(3, ([accountId, apiKey, key]) =>
 
 /** The answer stored for the claim's key, unless it has expired (an expired key counts as new). */
 export async function findStoredAnswer(db: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<StoredAnswer | undefined> {
-  const { rows } = await db.executeQuery(findStoredAnswerStatement.bind([claim.accountId, claim.apiKey, claim.key]));
+  const { rows } = await db.executeQuery(findStoredAnswerStatement.bind(claim));
   return rows[0];
 }
 
@@ -73,7 +73,7 @@ export function keyReused(): ApiError {
   });
 }
 
-const claimKeyStatement = templateOf(5, ([name, seed, accountId, apiKey, key]) =>
+const claimKeyStatement = templateOf(['name', 'seed', 'accountId', 'apiKey', 'key'], ({ name, seed, accountId, apiKey, key }) =>
   rawStatement(sql<{ locked: boolean; fingerprint: string | null }>`
     select
       pg_try_advisory_xact_lock(hashtextextended(${name}, ${seed})) as locked,
@@ -88,14 +88,16 @@ const claimKeyStatement = templateOf(5, ([name, seed, accountId, apiKey, key]) =
  * replays). One round trip.
  */
 export async function claimKey(trx: Kysely<DatabaseSchema>, claim: IdempotencyClaim): Promise<void> {
-  const { rows } = await trx.executeQuery(claimKeyStatement.bind([lockName(claim), lockSeed, claim.accountId, claim.apiKey, claim.key]));
+  const { rows } = await trx.executeQuery(claimKeyStatement.bind({ ...claim, name: lockName(claim), seed: lockSeed }));
   const row = rows[0];
   if (row === undefined || !row.locked) throw keyInUse();
   if (row.fingerprint !== null) throw row.fingerprint === claim.fingerprint ? keyInUse() : keyReused();
 }
 
-const recordAnswerStatement = templateOf(8, ([accountId, apiKey, key, fingerprint, status, headers, body, ttlHours]) =>
-  rawStatement(sql<{ stored: number }>`
+const recordAnswerStatement = templateOf(
+  ['accountId', 'apiKey', 'key', 'fingerprint', 'status', 'headers', 'body', 'ttlHours'],
+  ({ accountId, apiKey, key, fingerprint, status, headers, body, ttlHours }) =>
+    rawStatement(sql<{ stored: number }>`
     insert into idempotency_keys (account_id, api_key, idempotency_key, fingerprint, status, headers, body, expires_at)
     values (${accountId}, ${apiKey}, ${key}, ${fingerprint}, ${status}, ${headers}::jsonb, ${body},
       now() + make_interval(hours => ${ttlHours}::integer))
@@ -113,16 +115,12 @@ const recordAnswerStatement = templateOf(8, ([accountId, apiKey, key, fingerprin
  */
 export async function recordAnswer(trx: Kysely<DatabaseSchema>, claim: IdempotencyClaim, answer: WriteAnswer): Promise<void> {
   const { rows } = await trx.executeQuery(
-    recordAnswerStatement.bind([
-      claim.accountId,
-      claim.apiKey,
-      claim.key,
-      claim.fingerprint,
-      answer.status,
-      JSON.stringify(answer.headers ?? {}),
-      JSON.stringify(answer.body ?? null),
-      claim.ttlHours,
-    ]),
+    recordAnswerStatement.bind({
+      ...claim,
+      status: answer.status,
+      headers: JSON.stringify(answer.headers ?? {}),
+      body: JSON.stringify(answer.body ?? null),
+    }),
   );
   if (rows.length === 0) throw keyInUse();
 }

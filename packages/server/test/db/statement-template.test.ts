@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { findInvoice } from '../../src/db/invoices.js';
-import { placeholders, statementTemplate, TemplateCache, valuesOf, withPlaceholders } from '../../src/db/statement-template.js';
+import { compileOnly, rawStatement } from '../../src/db/compile-only.js';
+import { placeholders, statementTemplate, TemplateCache, templateOf, valuesOf, withPlaceholders } from '../../src/db/statement-template.js';
 import { engines, useTestDatabase } from '../support/databases.js';
 
 describe.each(engines)('statement templates on %s', (engine) => {
@@ -78,12 +79,31 @@ describe.each(engines)('statement templates on %s', (engine) => {
     expect(rows).toEqual([{ x: 'c', y: 'a', z: 'b' }]);
   });
 
+  it('templateOf binds each value by its name, whatever order the statement uses them in', async () => {
+    const template = templateOf(['first', 'second', 'third'], ({ first, second, third }) =>
+      rawStatement(sql<{ x: string; y: string; z: string }>`select ${third}::text as x, ${first}::text as y, ${second}::text as z`),
+    );
+    const { rows } = await database().db.executeQuery(template.bind({ second: 'b', third: 'c', first: 'a' }));
+    expect(rows).toEqual([{ x: 'c', y: 'a', z: 'b' }]);
+    // A value left out is the compiler's error: at run time the binding would send null in its place.
+    // @ts-expect-error 'third' is missing
+    expect(() => template.bind({ first: 'a', second: 'b' })).not.toThrow();
+  });
+
   it('findInvoice reads the invoice of the account it is asked for, and no other account', async () => {
     const { rows } = await sql<{ id: number; account_id: number }>`select id, account_id from invoices order by id limit 2`.execute(database().db);
     for (const row of rows) {
       expect((await findInvoice(database().db, row.account_id, row.id))?.id).toBe(row.id);
       expect(await findInvoice(database().db, row.account_id + 1_000, row.id)).toBeUndefined();
     }
+  });
+});
+
+describe('compileOnly', () => {
+  it('compiles, and refuses to run what it built rather than answer no rows', async () => {
+    const query = compileOnly.selectFrom('invoices').select('id').where('id', '=', 1);
+    expect(query.compile().sql).toBe('select "id" from "invoices" where "id" = $1');
+    await expect(query.execute()).rejects.toThrow(/compiles statements; run them on the database's Kysely/);
   });
 });
 
