@@ -63,14 +63,6 @@ export type NumberedInsert =
   /** The number taken was already used (given by hand); the counter has still moved past it. */
   | { inserted: undefined; taken: number };
 
-/**
- * Takes the account's next invoice number and inserts the invoice under it, in one statement: the
- * counter's UPDATE locks the account row until the transaction ends, so every round trip after it
- * makes each concurrent create of the account wait longer; this one ends the numbering. A number
- * already used (an imported `INV-000007`, or one given by hand in a transaction still running, whose
- * outcome ON CONFLICT waits for) inserts nothing: the caller tries again with the next one.
- * Undefined when the account does not exist.
- */
 const insertWithNextNumberStatement = templateOf(
   ['account_id', 'prefix', 'digits', 'client_id', 'client_name', 'amount', 'currency', 'status', 'due_date', 'description'],
   ({ account_id: accountId, prefix, digits, client_id: clientId, client_name: clientName, amount, currency, status, due_date: dueDate, description }) =>
@@ -103,6 +95,14 @@ const insertWithNextNumberStatement = templateOf(
       .selectAll('inserted'),
 );
 
+/**
+ * Takes the account's next invoice number and inserts the invoice under it, in one statement: the
+ * counter's UPDATE locks the account row until the transaction ends, so every round trip after it
+ * makes each concurrent create of the account wait longer; this one ends the numbering. A number
+ * already used (an imported `INV-000007`, or one given by hand in a transaction still running, whose
+ * outcome ON CONFLICT waits for) inserts nothing: the caller tries again with the next one.
+ * Undefined when the account does not exist.
+ */
 export async function insertWithNextNumber(trx: Kysely<DatabaseSchema>, values: UnnumberedInvoice): Promise<NumberedInsert | undefined> {
   const { prefix, digits } = invoiceNumberFormat;
   const { rows } = await trx.executeQuery(insertWithNextNumberStatement.bind({ ...values, prefix, digits }));

@@ -78,7 +78,7 @@ export function templateOf<const Name extends string, Row>(
   names: readonly Name[],
   build: (values: Readonly<Record<Name, unknown>>) => Compilable<Row>,
 ): NamedStatementTemplate<Name, Row> {
-  const slots = Object.fromEntries(names.map((name, position) => [name, new Placeholder(position)])) as Record<Name, unknown>;
+  const slots = Object.fromEntries(placeholders(names.length).map((placeholder, position) => [names[position], placeholder])) as Record<Name, unknown>;
   const template = statementTemplate(build(slots), names.length);
   return { bind: (values) => template.bind(names.map((name) => values[name])) };
 }
