@@ -95,7 +95,8 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
     const dialect = new PGliteDialect(pglite);
     const db = new Kysely<DatabaseSchema>({ dialect });
     const { session } = dialect;
-    const database = wrap('pglite', db, () => ({ max: 1, open: 1, idle: session.held ? 0 : 1, waiting: session.waiting }), lock);
+    const poolStats = () => ({ max: 1, open: 1, idle: session.held ? 0 : 1, waiting: session.waiting });
+    const database = wrap('pglite', db, poolStats, { closeEngine: () => dialect.close(), lock });
     return {
       ...database,
       async dumpDataDir() {
@@ -138,7 +139,14 @@ function openPostgres(connectionString: string, poolSize: number): Database {
   return wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
 }
 
-function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, poolStats: () => PoolStats, lock?: SingleWriterLock): Database {
+interface EngineHandles {
+  /** Closes what Kysely's destroy may not reach (PGlite, when no query went through Kysely). */
+  closeEngine?: () => Promise<void>;
+  /** The data directory's lock, released once the engine has closed. */
+  lock?: SingleWriterLock;
+}
+
+function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, poolStats: () => PoolStats, { closeEngine, lock }: EngineHandles = {}): Database {
   let closed = false;
   return {
     engine,
@@ -164,6 +172,7 @@ function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, poolStats:
       if (closed) return;
       closed = true;
       await db.destroy();
+      await closeEngine?.();
       // Released only once PGlite has closed (and checkpointed), so the next holder starts clean; if
       // closing failed, the lock stays until this process exits.
       await lock?.release();

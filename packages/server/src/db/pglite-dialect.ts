@@ -111,13 +111,17 @@ class PGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    // Wait for the current holder, so closing never cuts a transaction in half.
-    const release = await this.lock.acquire();
-    try {
-      if (!this.pglite.closed) await this.pglite.close();
-    } finally {
-      release();
-    }
+    await closePglite(this.pglite, this.lock);
+  }
+}
+
+/** Closes PGlite once the current holder of the session is done, so closing never cuts a transaction in half. */
+async function closePglite(pglite: PGlite, lock: SessionLock): Promise<void> {
+  const release = await lock.acquire();
+  try {
+    if (!pglite.closed) await pglite.close();
+  } finally {
+    release();
   }
 }
 
@@ -126,6 +130,15 @@ export class PGliteDialect implements Dialect {
   readonly session = new SessionLock();
 
   constructor(private readonly pglite: PGlite) {}
+
+  /**
+   * Closes PGlite. Kysely's `destroy()` reaches the driver only if a query ever initialised it, so a
+   * caller that used PGlite directly (a backup's dump) would leave it open: its PostgreSQL timers
+   * (the statistics flush re-arms itself every 10 s) would then keep the process alive for ever.
+   */
+  close(): Promise<void> {
+    return closePglite(this.pglite, this.session);
+  }
 
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
