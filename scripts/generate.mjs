@@ -56,6 +56,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // running tools, such as a watching Prism, read).
 const outFlag = process.argv.indexOf('--out');
 const outDir = outFlag > 0 && process.argv[outFlag + 1] ? resolve(process.argv[outFlag + 1]) : join(root, 'packages/contract/generated');
+// `--spec FILE` generates from another spec than openapi/openapi.yaml (the tests' fixture spec of shapes),
+// always with `--out`, so that the product's generated files are never overwritten by a fixture's.
+const specFlag = process.argv.indexOf('--spec');
+const specFile = specFlag > 0 && process.argv[specFlag + 1] ? resolve(process.argv[specFlag + 1]) : join(root, 'openapi/openapi.yaml');
+if (specFlag > 0 && outFlag < 0) {
+  process.stderr.write('generate: --spec needs --out DIR (the product spec alone writes packages/*/generated)\n');
+  process.exit(2);
+}
 const stampFile = join(outDir, '.inputs-hash');
 // The client's generated half lives in its own package; with `--out`, next to the other outputs.
 const clientOut = outFlag > 0 ? join(outDir, 'client-operations.ts') : join(root, 'packages/client/generated/operations.ts');
@@ -78,7 +86,7 @@ function inputsHash() {
   const hash = createHash('sha256');
   // The spec, the lint rules, and the generator's own code (this file, its modules, the JSON reader).
   const inputs = [
-    ...listFiles(join(root, 'openapi')),
+    ...(specFlag > 0 ? [specFile] : listFiles(join(root, 'openapi'))),
     join(root, 'redocly.yaml'),
     fileURLToPath(import.meta.url),
     ...listFiles(join(root, 'scripts/lib')),
@@ -93,7 +101,7 @@ function inputsHash() {
 function bundleSpec({ toYaml, writePublishedSpec }) {
   const bundled = join(outDir, 'openapi.json');
   // Redocly prints a Node 20 banner on every run: keep its output for when it fails.
-  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', 'openapi/openapi.yaml', '--output', bundled, '--ext', 'json'], {
+  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', specFile, '--output', bundled, '--ext', 'json'], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
@@ -122,6 +130,26 @@ function withoutBanner(output) {
     .replace(/^\n+/, '');
 }
 
+/**
+ * The client's generated modules import its hand-written half as `../src/...` (they live in
+ * packages/client/generated/) and the spec's types from `@invoice-api/contract`. Written elsewhere
+ * (`--out`, a fixture spec), they import the client's sources by their path from there, and the
+ * spec's `paths` and `operations` from the schema.d.ts generated beside them, so that a fixture's
+ * client compiles against the fixture, not the product.
+ */
+function writeClientSide(file, source) {
+  if (outFlag < 0) {
+    writeFileSync(file, source);
+    return;
+  }
+  let clientSrc = relative(dirname(file), join(root, 'packages/client/src'));
+  if (!clientSrc.startsWith('.')) clientSrc = `./${clientSrc}`;
+  const relocated = source
+    .replaceAll("from '../src/", `from '${clientSrc}/`)
+    .replace(/import type \{ ((?:paths|operations)(?:, (?:paths|operations))*) \} from '@invoice-api\/contract';/g, "import type { $1 } from './schema.js';");
+  writeFileSync(file, relocated);
+}
+
 function operationsModule(table, operationTableSource) {
   return `${header}${operationTableSource(table)}
 `;
@@ -146,7 +174,9 @@ async function main() {
       'operations.ts',
       'search-rules.ts',
       'openapi.validator.json',
-    ].map((name) => join(outDir, name)),
+    ]
+      .filter((name) => specFlag < 0 || name !== 'search-rules.ts')
+      .map((name) => join(outDir, name)),
     clientOut,
     pagingOut,
     queryOut,
@@ -171,17 +201,18 @@ async function main() {
   writeFileSync(join(outDir, 'schema.d.ts'), header + astToString(ast));
   const table = operationTable(spec);
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(table, generators.operationTableSource));
-  writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
+  // The search rules are the product's search (SearchCriterion); a fixture spec without one has none.
+  if (specFlag < 0 || spec.components?.schemas?.SearchCriterion !== undefined) writeFileSync(join(outDir, 'search-rules.ts'), searchRulesModule(spec, header));
   writeFileSync(join(outDir, 'openapi.validator.json'), JSON.stringify(validatorSpec(spec)));
   mkdirSync(dirname(clientOut), { recursive: true });
-  writeFileSync(clientOut, header + clientOperationsModule(table));
-  writeFileSync(pagingOut, clientPagingModule(spec, header));
-  writeFileSync(queryOut, queryOptionsModule(spec, table, pagingTable(spec), header));
-  writeFileSync(validatorsOut, header + responseValidatorsModule(spec, clientValidators));
+  writeClientSide(clientOut, header + clientOperationsModule(table));
+  writeClientSide(pagingOut, clientPagingModule(spec, header));
+  writeClientSide(queryOut, queryOptionsModule(spec, table, pagingTable(spec), header));
+  writeClientSide(validatorsOut, header + responseValidatorsModule(spec, clientValidators));
   mkdirSync(dirname(serviceValidatorsOut), { recursive: true });
   writeFileSync(serviceValidatorsOut, header + responseValidatorsModule(spec, serviceValidators));
-  writeFileSync(mswValidatorsOut, header + mswRequestValidatorsModule(spec));
-  writeFileSync(mswAnswersOut, header + mswAnswersModule(spec));
+  writeClientSide(mswValidatorsOut, header + mswRequestValidatorsModule(spec));
+  writeClientSide(mswAnswersOut, header + mswAnswersModule(spec));
   writeFileSync(stampFile, hash);
   console.log(`generate: ${Object.keys(table).length} operations in ${Date.now() - started} ms`);
 }

@@ -4,6 +4,7 @@
 // never renamed.
 import { isRecord, resolveRef } from '../../packages/contract/src/json-nodes.mjs';
 import { deprecatedProperties, deprecationNotice, docsLink } from './deprecation.mjs';
+import { queryStyle, requestMedia, responseMedia } from './media-shapes.mjs';
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -39,9 +40,11 @@ export function operationTable(spec) {
         successStatus: Math.min(...statuses.filter((status) => status < 300)),
         statuses,
         pathParams: pathParams(spec, path, parameters),
-        queryParams: queryParams(spec, parameters),
+        queryParams: queryParams(spec, parameters, where),
         headerParams: headerParams(spec, parameters),
         body: requestBody(spec, operation, where),
+        requestMedia: requestMedia(spec, operation, where),
+        responseMedia: responseMedia(spec, operation, where),
         deprecation: deprecation(spec, operation, parameters, where),
       };
     }
@@ -94,12 +97,17 @@ function pathParams(spec, path, parameters) {
     .sort((a, b) => a.segment - b.segment);
 }
 
-function queryParams(spec, parameters) {
+function queryParams(spec, parameters, where) {
   return parameters
     .filter((parameter) => parameter.in === 'query')
     .map((parameter) => {
       const schema = resolveRef(spec, parameter.schema) ?? {};
-      return { name: parameter.name, required: parameter.required === true, ...(schema.default === undefined ? {} : { default: schema.default }) };
+      return {
+        name: parameter.name,
+        required: parameter.required === true,
+        ...(schema.default === undefined ? {} : { default: schema.default }),
+        ...queryStyle(spec, parameter, where),
+      };
     });
 }
 
@@ -351,6 +359,30 @@ export interface DeprecationFacts {
   readonly requestProperties: ReadonlyArray<DeprecationNotice & { readonly path: readonly string[] }>;
 }
 
+/** How one media type of a body is carried (scripts/lib/media-shapes.mjs). */
+export type MediaFacts =
+  | { readonly mediaType: string; readonly kind: 'json' }
+  /** \`text/*\`: a UTF-8 string, sent with \`; charset=utf-8\`. */
+  | { readonly mediaType: string; readonly kind: 'text'; readonly charset: 'utf-8'; readonly maxLength?: number }
+  /** Any other concrete type: bytes, bounded by the schema's \`maxLength\` where it states one. */
+  | { readonly mediaType: string; readonly kind: 'bytes'; readonly maxLength?: number }
+  | { readonly mediaType: string; readonly kind: 'multipart'; readonly parts: ReadonlyArray<MultipartPart> };
+
+/** One property of a multipart body: a field, or a file (\`multiple\`: an array of files). */
+export type MultipartPart =
+  | { readonly name: string; readonly required: boolean; readonly kind: 'field'; readonly multiple: boolean }
+  | {
+      readonly name: string;
+      readonly required: boolean;
+      readonly kind: 'file';
+      readonly multiple: boolean;
+      /** The media types the part may declare (\`encoding.contentType\`); empty: any. */
+      readonly contentTypes: readonly string[];
+      /** The largest file, in bytes (the schema's \`maxLength\`); absent: the service's configured default. */
+      readonly maxLength?: number;
+      readonly maxItems?: number;
+    };
+
 /** What the spec says about one operation; \`operationTable\` holds one per operationId. */
 export interface OperationFacts {
   readonly operationId: string;
@@ -371,11 +403,23 @@ export interface OperationFacts {
   readonly statuses: readonly number[];
   /** \`segment\`: index in the path split on \`/\`. Ids are plain digits from 1 to \`maximum\`. */
   readonly pathParams: ReadonlyArray<{ readonly name: string; readonly segment: number; readonly id: boolean; readonly maximum?: number }>;
-  readonly queryParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly default?: unknown }>;
+  /** \`style\`/\`explode\` as OpenAPI defines them (defaults applied); \`shape\`: the schema's kind of value. */
+  readonly queryParams: ReadonlyArray<{
+    readonly name: string;
+    readonly required: boolean;
+    readonly default?: unknown;
+    readonly style: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+    readonly explode: boolean;
+    readonly shape: 'scalar' | 'array' | 'object';
+  }>;
   /** The request headers the operation declares, e.g. \`Idempotency-Key\`, \`If-Match\`, \`X-Request-Id\`. */
   readonly headerParams: ReadonlyArray<{ readonly name: string; readonly required: boolean; readonly pattern?: string }>;
   /** Null when the operation takes no body; \`object\`: the JSON body must be an object. */
   readonly body: { readonly required: boolean; readonly object: boolean; readonly schemaName: string | null; readonly bounds: BodyBounds } | null;
+  /** The request body's media types, each with how it is read; null when the operation takes no body. */
+  readonly requestMedia: { readonly required: boolean; readonly media: ReadonlyArray<MediaFacts> } | null;
+  /** Each documented status (as the spec writes it) with its media types; an empty list: no body. */
+  readonly responseMedia: { readonly [status: string]: ReadonlyArray<MediaFacts> };
   /** Null when nothing of the operation is deprecated; else what its answers announce (deprecation.ts in the service). */
   readonly deprecation: DeprecationFacts | null;
 }

@@ -52,8 +52,8 @@ describe('the generated operation table', () => {
 
   it('gives query parameters with their defaults', () => {
     expect(operationTable.listDeliveries.queryParams).toEqual([
-      { name: 'limit', required: false, default: 50 },
-      { name: 'offset', required: false, default: 0 },
+      { name: 'limit', required: false, default: 50, style: 'form', explode: true, shape: 'scalar' },
+      { name: 'offset', required: false, default: 0, style: 'form', explode: true, shape: 'scalar' },
     ]);
   });
 
