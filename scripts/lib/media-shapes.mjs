@@ -69,7 +69,13 @@ function multipartParts(spec, mediaObject, where) {
     const items = property.type === 'array' ? resolveRef(spec, property.items) : undefined;
     const fileSchema = isFileSchema(property) ? property : isFileSchema(items) ? items : undefined;
     const base = { name, required: required.includes(name) };
-    if (fileSchema === undefined) return { ...base, kind: 'field', multiple: property.type === 'array' };
+    if (fileSchema === undefined) {
+      // A part carries text or a file: a field typed otherwise would be refused by the validator,
+      // which does not coerce, however a client wrote it.
+      const text = property.type === 'array' ? items : property;
+      if (text?.type !== 'string') throw new Error(`${where}: the multipart field ${name} must be a string (or an array of strings): a part carries text or a file`);
+      return { ...base, kind: 'field', multiple: property.type === 'array' };
+    }
     return {
       ...base,
       kind: 'file',
@@ -111,7 +117,11 @@ export function responseMedia(spec, operation, where) {
   for (const [status, responseOrReference] of Object.entries(operation.responses ?? {})) {
     const response = resolveRef(spec, responseOrReference) ?? {};
     const content = isRecord(response.content) ? response.content : {};
-    answers[status] = Object.entries(content).map(([mediaType, mediaObject]) => mediaFacts(spec, mediaType, mediaObject, `${where} ${status} answer`));
+    const answer = `${where} ${status} answer`;
+    answers[status] = Object.entries(content).map(([mediaType, mediaObject]) => {
+      if (mediaType === multipartFormData) throw new Error(`${answer}: multipart/form-data is a request body; an answer is one document`);
+      return mediaFacts(spec, mediaType, mediaObject, answer);
+    });
   }
   return answers;
 }

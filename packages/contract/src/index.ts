@@ -2,8 +2,27 @@
 export type { paths, operations, components } from '../generated/schema.js';
 export { operationTable } from '../generated/operations.js';
 export { searchRules } from '../generated/search-rules.js';
-export type { BodyBounds, DeprecationFacts, DeprecationNotice, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
-export type { Handler, HandlerMap, HandlerRequest, HandlerResponse, SuccessBody } from './handlers.js';
+export type { BodyBounds, DeprecationFacts, DeprecationNotice, MediaFacts, MultipartPart, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
+export type {
+  BytesAnswerBody,
+  ByteStream,
+  ContractHandler,
+  ContractHandlerMap,
+  ContractOperationId,
+  ContractRequest,
+  ContractResponse,
+  ContractSuccessBody,
+  FormBody,
+  Handler,
+  HandlerContract,
+  HandlerMap,
+  HandlerRequest,
+  HandlerResponse,
+  ProductContract,
+  SuccessBody,
+  TextStream,
+  UploadedFile,
+} from './handlers.js';
 export { bundledSpecPath, bundledSpecYamlPath, publishedSpecPath, publishedSpecYamlPath, validatorSpecPath, isRecord, loadSpec, resolveRef } from './spec.js';
 export type { OpenApiDocument, SpecNode } from './spec.js';
 export type * from './schemas.js';

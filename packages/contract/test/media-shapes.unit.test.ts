@@ -113,6 +113,14 @@ describe('how each body is carried, from the fixture spec of shapes', () => {
     const noParts = shapesSpec();
     at(noParts, 'paths', '/documents', 'post', 'requestBody', 'content', 'multipart/form-data').schema = { type: 'string' };
     expect(() => buildTable(noParts)).toThrow(/uploadDocument.*multipart\/form-data body needs an object schema/);
+
+    const numberField = shapesSpec();
+    at(numberField, 'paths', '/documents', 'post', 'requestBody', 'content', 'multipart/form-data', 'schema', 'properties').title = { type: 'integer' };
+    expect(() => buildTable(numberField)).toThrow(/uploadDocument.*multipart field title must be a string/);
+
+    const multipartAnswer = shapesSpec();
+    at(multipartAnswer, 'paths', '/logs', 'get', 'responses', '200').content = { 'multipart/form-data': { schema: { type: 'object' } } };
+    expect(() => buildTable(multipartAnswer)).toThrow(/streamLog.*200 answer: multipart\/form-data is a request body/);
   });
 
   it('sorts media types into kinds: +json is JSON, text/* is text, any other concrete type is bytes', () => {
