@@ -11,9 +11,10 @@
 //   --json         print the breaks as JSON
 //   --today <day>  judge sunsets and expiries on this YYYY-MM-DD day instead of the current UTC day
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { repoRoot } from './lib/prism.mjs';
 import { applyExceptions, changeName, exceptionsFile, parseExceptions } from './lib/breaking-changes.mjs';
 import { compareSpecs, findNewOperations } from './lib/spec-diff-core.mjs';
@@ -26,17 +27,34 @@ function run(command, args, options) {
   return result.stdout;
 }
 
-/** Bundles `<dir>/openapi/openapi.yaml` (with `<dir>/redocly.yaml` when there is one) into one object. */
+/**
+ * `<dir>/redocly.yaml` without its lint plugins and their rules, as a file for `--config`: a bundle runs
+ * no lint rule, and a ref's archive holds openapi/ and redocly.yaml but not the plugin files it names
+ * (Redocly refuses a configuration whose plugin it cannot load). Undefined when there is none.
+ */
+function bundleConfig(dir) {
+  const file = join(dir, 'redocly.yaml');
+  if (!existsSync(file)) return undefined;
+  const { plugins: _plugins, ...config } = parse(readFileSync(file, 'utf8')) ?? {};
+  const rules = Object.fromEntries(Object.entries(config.rules ?? {}).filter(([id]) => !id.includes('/') || id.startsWith('rule/')));
+  const output = join(dir, '.spec-diff-redocly.yaml');
+  writeFileSync(output, stringify({ ...config, rules }));
+  return output;
+}
+
+/** Bundles `<dir>/openapi/openapi.yaml` (with `<dir>/redocly.yaml`, less its plugins, when there is one) into one object. */
 function bundle(dir) {
   const output = join(dir, '.spec-diff-bundle.json');
-  run(redocly, ['bundle', 'openapi/openapi.yaml', '--output', output, '--ext', 'json'], {
-    cwd: dir,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const config = bundleConfig(dir);
   try {
+    run(redocly, ['bundle', 'openapi/openapi.yaml', '--output', output, '--ext', 'json', ...(config ? ['--config', config] : [])], {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
     return JSON.parse(readFileSync(output, 'utf8'));
   } finally {
     rmSync(output, { force: true });
+    if (config) rmSync(config, { force: true });
   }
 }
 

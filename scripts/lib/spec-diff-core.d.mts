@@ -2,7 +2,11 @@
 export interface Break {
   /** JSON path of the place that breaks, e.g. `$.paths["/2.0/delivery"].post.requestBody.content["application/json"].schema.properties.items`. */
   path: string;
-  /** Machine-readable rule: operation-removed, field-removed, new-required-field, enum-narrowed, type-changed, ... */
+  /**
+   * Machine-readable rule: operation-removed, field-removed, new-required-field, enum-narrowed, type-changed, ...;
+   * of how bodies and query parameters are carried: media-type-removed, response-body-removed,
+   * default-media-type-changed, part-media-type-removed, parameter-style-changed.
+   */
   rule: string;
   message: string;
 }
@@ -10,6 +14,7 @@ export interface Break {
 export interface CompareOptions {
   today?: string;
 }
+/** Throws (naming the old or the new spec) on a body or query parameter the kit cannot carry, as generate does. */
 export declare function findBreakingChanges(base: unknown, head: unknown, options?: CompareOptions): Break[];
 /** The breaks, and the removals of deprecated items whose `x-sunset` has come (`retired`: allowed). */
 export declare function compareSpecs(base: unknown, head: unknown, options?: CompareOptions): { breaks: Break[]; retired: Break[] };

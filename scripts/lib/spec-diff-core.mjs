@@ -10,7 +10,12 @@
 // A removal is not a break when the removed item was deprecated and its sunset day (`x-sunset`,
 // scripts/lib/deprecation.mjs) has come: callers were told, by the docs, the headers and the client's
 // warning, that it would go. Before its sunset it is still a break, and the message says when it may go.
+// How bodies and query parameters are carried (which media types each status answers, which a request
+// body accepts, the media types of a multipart file part, a query parameter's `style` and `explode`)
+// is compared on the facts media-shapes.mjs derives, the ones the operation table holds as
+// `requestMedia`, `responseMedia` and `queryParams`, not read off the spec a second way.
 import { dayToEpochSeconds, sunsetKeyword } from './deprecation.mjs';
+import { queryStyle, requestMedia, responseMedia } from './media-shapes.mjs';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
@@ -204,18 +209,115 @@ function parametersOf(resolve, pathItem, operation) {
   return byKey;
 }
 
+/**
+ * How the operation's bodies and query parameters are carried, as the operation table has it
+ * (media-shapes.mjs): `request` (null: no body), `responses` by status (an empty list: no body), and
+ * each query parameter's serialization by name. `side` names the spec in an error: a spec the kit
+ * cannot carry (a media type range, a url-encoded form) fails the comparison, as it fails generate.
+ */
+function carriageOf(document, method, path, operation, parameters, side) {
+  const where = `${method.toUpperCase()} ${path} (${operation.operationId ?? 'no operationId'})`;
+  try {
+    const query = new Map();
+    for (const parameter of parameters.values()) if (parameter.in === 'query') query.set(parameter.name, queryStyle(document, parameter, where));
+    return { request: requestMedia(document, operation, where), responses: responseMedia(document, operation, where), query };
+  } catch (error) {
+    throw new Error(`the ${side} spec: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** How a query parameter is written in the URL, e.g. `?tags=a&tags=b`, for the message of a changed style (an object is always a deepObject: queryStyle). */
+function written(name, { style, explode, shape }) {
+  if (style === 'deepObject') return `?${name}[key]=value`;
+  if (shape === 'scalar') return `?${name}=a`;
+  if (style === 'spaceDelimited') return `?${name}=a%20b`;
+  if (style === 'pipeDelimited') return `?${name}=a|b`;
+  return explode ? `?${name}=a&${name}=b` : `?${name}=a,b`;
+}
+
+/**
+ * Breaks in how the operation is carried: a query parameter written differently (`style`, `explode`),
+ * a request media type or a multipart file part's media type no longer accepted, an answer's media
+ * type no longer sent, a status that lost its body, or another media type first (what a client that
+ * sends no `Accept` gets: the service answers the first listed). A media type added after the first
+ * is not a break (a client gets it only by asking), nor is one added to a request body.
+ */
+function compareCarriage(report, at, was, now) {
+  for (const [name, before] of was.query) {
+    const after = now.query.get(name);
+    // A plain value (always style form) is written `?limit=5` whatever `explode` says; a value that
+    // became an array or object is the schema's break (type-changed).
+    if (after === undefined || before.shape === 'scalar' || (before.style === after.style && before.explode === after.explode)) continue;
+    report(
+      join(at, 'parameters', `query:${name}`, before.style === after.style ? 'explode' : 'style'),
+      'parameter-style-changed',
+      `query parameter \`${name}\` is now style ${after.style}, explode ${after.explode} (was style ${before.style}, explode ${before.explode}): clients write it as ${written(name, before)}, the service now reads ${written(name, after)}`,
+    );
+  }
+
+  if (was.request !== null && now.request !== null) {
+    const where = join(at, 'requestBody', 'content');
+    for (const media of was.request.media) {
+      const next = now.request.media.find((candidate) => candidate.mediaType === media.mediaType);
+      if (next === undefined) {
+        report(join(where, media.mediaType), 'media-type-removed', `request content type ${media.mediaType} is no longer accepted`);
+        continue;
+      }
+      if (media.kind !== 'multipart' || next.kind !== 'multipart') continue;
+      for (const part of media.parts) {
+        const nextPart = next.parts.find((candidate) => candidate.name === part.name);
+        if (part.kind !== 'file' || nextPart?.kind !== 'file' || nextPart.contentTypes.length === 0) continue;
+        const refused = part.contentTypes.length === 0 ? ['any media type'] : part.contentTypes.filter((type) => !nextPart.contentTypes.includes(type));
+        if (refused.length === 0) continue;
+        report(
+          join(where, media.mediaType, 'encoding', part.name),
+          'part-media-type-removed',
+          `the file part \`${part.name}\` of request content type ${media.mediaType} no longer accepts ${refused.join(', ')} (now ${nextPart.contentTypes.join(', ')})`,
+        );
+      }
+    }
+  }
+
+  for (const [status, before] of Object.entries(was.responses)) {
+    const after = now.responses[status];
+    if (after === undefined || before.length === 0) continue;
+    const where = join(at, 'responses', status, 'content');
+    const types = (list) => list.map((media) => media.mediaType);
+    if (after.length === 0) {
+      report(where, 'response-body-removed', `response ${status} no longer has a body (it answered ${types(before).join(', ')})`);
+      continue;
+    }
+    for (const type of types(before))
+      if (!types(after).includes(type)) report(join(where, type), 'media-type-removed', `response ${status} no longer answers ${type}`);
+    const [first, nextFirst] = [before[0].mediaType, after[0].mediaType];
+    if (first !== nextFirst && types(after).includes(first)) {
+      report(
+        where,
+        'default-media-type-changed',
+        `response ${status} now lists ${nextFirst} first (was ${first}): a client that sends no Accept header, or */*, now gets ${nextFirst}; list a new media type after ${first}`,
+      );
+    }
+  }
+}
+
 function scopesOf(document, operation) {
   const requirements = operation.security ?? document.security ?? [];
   return new Set(requirements.flatMap((requirement) => Object.entries(requirement).flatMap(([scheme, scopes]) => scopes.map((scope) => `${scheme}:${scope}`))));
 }
 
-function compareOperation(context, at, basePathItem, headPathItem, baseOperation, headOperation) {
+function compareOperation(context, at, basePathItem, headPathItem, baseOperation, headOperation, method, path) {
   const { base, head, schemas, report } = context;
   const resolveBase = resolver(base);
   const resolveHead = resolver(head);
 
   const baseParameters = parametersOf(resolveBase, basePathItem, baseOperation);
   const headParameters = parametersOf(resolveHead, headPathItem, headOperation);
+  compareCarriage(
+    report,
+    at,
+    carriageOf(base, method, path, baseOperation, baseParameters, 'old'),
+    carriageOf(head, method, path, headOperation, headParameters, 'new'),
+  );
   for (const [key, parameter] of baseParameters) {
     const where = join(at, 'parameters', key);
     const next = headParameters.get(key);
@@ -260,11 +362,11 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
   if (isObject(headBody)) {
     const where = join(at, 'requestBody');
     if (headBody.required && !(isObject(baseBody) && baseBody.required)) report(where, 'request-body-now-required', 'the request body became required');
+    // A media type no longer accepted is compareCarriage's; the schemas of those both accept are compared here.
     if (isObject(baseBody)) {
       for (const [media, content] of Object.entries(baseBody.content ?? {})) {
         const next = headBody.content?.[media];
-        if (!next) report(join(where, 'content', media), 'media-type-removed', `request content type ${media} is no longer accepted`);
-        else schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'request');
+        if (next) schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'request');
       }
     }
   }
@@ -278,10 +380,10 @@ function compareOperation(context, at, basePathItem, headPathItem, baseOperation
     }
     const baseResponse = resolveBase(baseResponseRef).value ?? {};
     const headResponse = resolveHead(headResponseRef).value ?? {};
+    // A media type no longer answered is compareCarriage's; the schemas of those both answer are compared here.
     for (const [media, content] of Object.entries(baseResponse.content ?? {})) {
       const next = headResponse.content?.[media];
-      if (!next) report(join(where, 'content', media), 'media-type-removed', `response ${status} no longer answers ${media}`);
-      else schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'response');
+      if (next) schemas.compare(content.schema, next.schema, join(where, 'content', media, 'schema'), 'response');
     }
     for (const name of Object.keys(baseResponse.headers ?? {})) {
       const present = Object.keys(headResponse.headers ?? {}).some((other) => other.toLowerCase() === name.toLowerCase());
@@ -361,7 +463,7 @@ export function compareSpecs(base, head, options) {
           `operationId ${baseId} became ${headId}: every generated client call \`api.${baseId}(...)\` and the handler map key ${baseId} break`,
         );
       }
-      compareOperation(context, join(at, method), baseItem, headItem, baseItem[method], headOperation);
+      compareOperation(context, join(at, method), baseItem, headItem, baseItem[method], headOperation, method, path);
     }
   }
   // One break per place, even when two routes lead to it.

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,32 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const redocly = join(root, 'node_modules/.bin/redocly');
 
 type Edit = (text: string) => string;
-type BrokenSpec = readonly [what: string, file: string, edit: Edit, rule: string];
+/** `message`: a part of the message the rule must give (the shape rules name what to do). */
+type BrokenSpec = readonly [what: string, file: string, edit: Edit, rule: string, message?: string];
+
+/** The rules of how bodies are carried (scripts/lib/redocly-shapes-plugin.mjs and redocly.yaml). */
+const shapeRules = ['shapes/binary-states-media-type', 'shapes/multipart-file-encoding', 'rule/response-media-type-concrete'];
+
+/** The fixture spec of every body shape: it need not follow the product's conventions, only the shape rules. */
+const shapesFixture = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/shapes/openapi.yaml');
+
+/** A multipart/form-data alternative to the issue request's JSON body, with one file property. */
+const multipartIssue =
+  (file: string, encoding = '') =>
+  (s: string) =>
+    s.replace(
+      '            $ref: ../components/examples/IssueDeliveryRequest.yaml\n',
+      `            $ref: ../components/examples/IssueDeliveryRequest.yaml
+      multipart/form-data:
+        schema:
+          type: object
+          additionalProperties: false
+          properties:
+            scan:
+              description: A scan of the signed delivery note.
+${file.replace(/^/gm, '              ')}
+${encoding}`,
+    );
 
 const brokenSpecs: readonly BrokenSpec[] = [
   [
@@ -121,16 +146,64 @@ const brokenSpecs: readonly BrokenSpec[] = [
     (s: string) => s.replace('\n  offset:\n', '\n  offset:\n    deprecated: true\n'),
     'rule/deprecation-dates-schema',
   ],
+  [
+    'a file property in a JSON request body',
+    'components/schemas/DeliveryIssue.yaml',
+    (s: string) => s.replace('\nproperties:\n', '\nproperties:\n  scan:\n    description: A scan.\n    type: string\n    format: binary\n'),
+    'shapes/binary-states-media-type',
+    'under application/json: a JSON body cannot hold bytes',
+  ],
+  [
+    'a binary schema reached through $ref from JSON bodies',
+    'components/schemas/Money.yaml',
+    (s: string) => s.replace('format: decimal2\n', 'format: decimal2\ncontentMediaType: application/octet-stream\n'),
+    'shapes/binary-states-media-type',
+    'under application/json: a JSON body cannot hold bytes',
+  ],
+  [
+    'a binary schema of a parameter',
+    'components/parameters/X-Request-Id.yaml',
+    (s: string) => s.replace('schema:\n  type: string\n', 'schema:\n  type: string\n  format: binary\n'),
+    'shapes/binary-states-media-type',
+    'must state its media type',
+  ],
+  [
+    'a multipart file part that states no media type',
+    'paths/2.0_delivery_issue.yaml',
+    multipartIssue('type: string\nformat: binary', '        encoding:\n          scan:\n            headers: {}\n'),
+    'shapes/binary-states-media-type',
+    'The file part `scan` of a multipart/form-data body must state which media types the part may be',
+  ],
+  [
+    'a multipart request body without an encoding entry for its file',
+    'paths/2.0_delivery_issue.yaml',
+    multipartIssue('type: string\ncontentMediaType: application/pdf'),
+    'shapes/multipart-file-encoding',
+    'needs an encoding entry for each file property: add encoding.scan',
+  ],
+  [
+    'a media type range in an answer',
+    'paths/healthz.yaml',
+    (s: string) =>
+      s.replace(
+        '              $ref: ../components/examples/HealthOk.yaml\n',
+        '              $ref: ../components/examples/HealthOk.yaml\n        image/*:\n          schema:\n            type: string\n            format: binary\n',
+      ),
+    'rule/response-media-type-concrete',
+    'not a range (image/*, */*)',
+  ],
 ];
 
 interface Problem {
   ruleId: string;
   severity: string;
+  message: string;
   location: { source: { ref: string } }[];
 }
 
 /** The folder of the unchanged spec, then one folder per broken spec, in the order of `brokenSpecs`. */
 const unchanged = 'unchanged';
+const fixture = 'fixture';
 const caseFolder = (index: number) => `case-${index}`;
 
 let scratch: string;
@@ -153,6 +226,9 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'lint-'));
   const apis: Record<string, { root: string }> = { [unchanged]: { root: join(unchanged, 'openapi/openapi.yaml') } };
   copySpec(unchanged);
+  apis[fixture] = { root: join(fixture, 'openapi.yaml') };
+  mkdirSync(join(scratch, fixture));
+  cpSync(shapesFixture, join(scratch, fixture, 'openapi.yaml'));
   brokenSpecs.forEach(([, file, edit], index) => {
     const target = join(copySpec(caseFolder(index)), file);
     const before = readFileSync(target, 'utf8');
@@ -163,7 +239,9 @@ beforeAll(() => {
   });
   const config = parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')) as Record<string, unknown>;
   mkdirSync(scratch, { recursive: true });
-  writeFileSync(join(scratch, 'redocly.yaml'), stringify({ ...config, apis }));
+  // Plugins are files beside the configuration: named from the scratch folder by their absolute path.
+  const plugins = ((config.plugins ?? []) as string[]).map((plugin) => resolve(root, plugin));
+  writeFileSync(join(scratch, 'redocly.yaml'), stringify({ ...config, plugins, apis }));
   const result = spawnSync(redocly, ['lint', '--format=json'], {
     cwd: scratch,
     encoding: 'utf8',
@@ -188,11 +266,27 @@ describe('lint', () => {
     expect(problemsByFolder.get(unchanged) ?? []).toEqual([]);
   });
 
-  it.each(brokenSpecs.map((brokenSpec, index) => [...brokenSpec, index] as const))('fails on %s', (_what, _file, _edit, rule, index) => {
-    const problems = problemsByFolder.get(caseFolder(index)) ?? [];
-    expect(
-      problems.filter((problem) => problem.severity === 'error').map((problem) => problem.ruleId),
-      'the errors Redocly found in this case',
-    ).toContain(rule);
+  it.each(brokenSpecs.map(([what, file, edit, rule, message], index) => [what, file, edit, rule, message, index] as const))(
+    'fails on %s',
+    (_what, _file, _edit, rule, message, index) => {
+      const errors = (problemsByFolder.get(caseFolder(index)) ?? []).filter((problem) => problem.severity === 'error');
+      expect(
+        errors.map((problem) => problem.ruleId),
+        'the errors Redocly found in this case',
+      ).toContain(rule);
+      if (message !== undefined) {
+        expect(
+          errors.filter((problem) => problem.ruleId === rule).map((problem) => problem.message),
+          `the messages of ${rule}`,
+        ).toContainEqual(expect.stringContaining(message));
+      }
+    },
+  );
+
+  // The fixture of every body shape (a PDF download, CSV beside JSON, multipart uploads with their
+  // encodings, a text body) is how bodies are meant to be written: the shape rules pass it.
+  it('passes the fixture spec of shapes under the shape rules', () => {
+    const problems = problemsByFolder.get(fixture) ?? [];
+    expect(problems.filter((problem) => shapeRules.includes(problem.ruleId))).toEqual([]);
   });
 });

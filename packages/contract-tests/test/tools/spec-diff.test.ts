@@ -238,6 +238,160 @@ describe('spec:diff rules', () => {
   });
 });
 
+/**
+ * A spec of the shapes spec:diff compares on the operation table's facts (media-shapes.mjs): an
+ * answer in two media types and one without a body, a request body in JSON or multipart with a file
+ * part, query parameters written exploded, not exploded, as a deepObject and as a plain value.
+ */
+function shapesSpec() {
+  const file = { type: 'string', contentMediaType: 'application/pdf' };
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/reports': {
+        get: {
+          operationId: 'listReports',
+          parameters: [
+            { in: 'query', name: 'tags', style: 'form', explode: false, schema: { type: 'array', items: { type: 'string' } } },
+            { in: 'query', name: 'status', schema: { type: 'array', items: { type: 'string' } } },
+            { in: 'query', name: 'filter', style: 'deepObject', explode: true, schema: { type: 'object', properties: { color: { type: 'string' } } } },
+            { in: 'query', name: 'limit', schema: { type: 'integer' } },
+          ],
+          responses: {
+            '200': { content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } },
+            '400': json({ type: 'object' }),
+          },
+        },
+        post: {
+          operationId: 'addReport',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { type: 'object', properties: { title: { type: 'string' } } } },
+              'multipart/form-data': {
+                schema: { type: 'object', properties: { file, title: { type: 'string' } } },
+                encoding: { file: { contentType: 'application/pdf, image/png' } },
+              },
+            },
+          },
+          responses: { '204': { description: 'stored' } },
+        },
+      },
+    },
+  };
+}
+
+type ShapesSpec = ReturnType<typeof shapesSpec>;
+function shapesChanged(edit: (spec: ShapesSpec) => void) {
+  const head = structuredClone(shapesSpec());
+  edit(head);
+  return findBreakingChanges(shapesSpec(), head);
+}
+const listReports = '$.paths["/reports"].get';
+const addReport = '$.paths["/reports"].post';
+type Content = Record<string, unknown>;
+
+describe('spec:diff on how bodies and query parameters are carried', () => {
+  it('passes additions: a request media type, an answer media type after the first, a part media type, explode on a plain value', () => {
+    expect(findBreakingChanges(shapesSpec(), shapesSpec())).toEqual([]);
+    const breaks = shapesChanged((spec) => {
+      (spec.paths['/reports'].post.requestBody.content as Content)['text/plain'] = { schema: { type: 'string' } };
+      (spec.paths['/reports'].get.responses['200'].content as Content)['application/pdf'] = { schema: { type: 'string', format: 'binary' } };
+      spec.paths['/reports'].post.requestBody.content['multipart/form-data'].encoding.file.contentType = 'application/pdf, image/png, image/jpeg';
+      Object.assign(spec.paths['/reports'].get.parameters[3]!, { explode: false });
+    });
+    expect(breaks).toEqual([]);
+  });
+
+  it('reports a media type removed from an answer, naming the status and the type', () => {
+    const breaks = shapesChanged((spec) => delete (spec.paths['/reports'].get.responses['200'].content as Content)['text/csv']);
+    expect(breaks).toEqual([
+      { path: `${listReports}.responses["200"].content["text/csv"]`, rule: 'media-type-removed', message: 'response 200 no longer answers text/csv' },
+    ]);
+  });
+
+  it('reports a status that had a body and lost it, once, with the media types it answered', () => {
+    const breaks = shapesChanged((spec) => delete (spec.paths['/reports'].get.responses['200'] as { content?: unknown }).content);
+    expect(breaks).toEqual([
+      {
+        path: `${listReports}.responses["200"].content`,
+        rule: 'response-body-removed',
+        message: 'response 200 no longer has a body (it answered application/json, text/csv)',
+      },
+    ]);
+  });
+
+  it('reports a media type added, or moved, before the one an answer listed first: a client sending no Accept gets it', () => {
+    const added = shapesChanged((spec) => {
+      const answer = spec.paths['/reports'].get.responses['200'];
+      answer.content = { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, ...answer.content } as typeof answer.content;
+    });
+    expect(added).toEqual([
+      {
+        path: `${listReports}.responses["200"].content`,
+        rule: 'default-media-type-changed',
+        message: expect.stringContaining('response 200 now lists application/pdf first (was application/json): a client that sends no Accept header'),
+      },
+    ]);
+    const reordered = shapesChanged((spec) => {
+      const answer = spec.paths['/reports'].get.responses['200'];
+      answer.content = { 'text/csv': answer.content['text/csv'], 'application/json': answer.content['application/json'] };
+    });
+    expect(reordered.map((entry) => entry.rule)).toEqual(['default-media-type-changed']);
+  });
+
+  it('reports a request media type no longer accepted, and a file part that no longer accepts a media type', () => {
+    const removed = shapesChanged((spec) => delete (spec.paths['/reports'].post.requestBody.content as Content)['multipart/form-data']);
+    expect(removed).toEqual([
+      {
+        path: `${addReport}.requestBody.content["multipart/form-data"]`,
+        rule: 'media-type-removed',
+        message: 'request content type multipart/form-data is no longer accepted',
+      },
+    ]);
+    const narrowed = shapesChanged(
+      (spec) => (spec.paths['/reports'].post.requestBody.content['multipart/form-data'].encoding.file.contentType = 'application/pdf'),
+    );
+    expect(narrowed).toEqual([
+      {
+        path: `${addReport}.requestBody.content["multipart/form-data"].encoding.file`,
+        rule: 'part-media-type-removed',
+        message: 'the file part `file` of request content type multipart/form-data no longer accepts image/png (now application/pdf)',
+      },
+    ]);
+  });
+
+  it("reports a query parameter's changed style or explode, with how clients write it and how it is read now", () => {
+    const exploded = shapesChanged((spec) => Object.assign(spec.paths['/reports'].get.parameters[0]!, { explode: true }));
+    expect(exploded).toEqual([
+      {
+        path: `${listReports}.parameters["query:tags"].explode`,
+        rule: 'parameter-style-changed',
+        message:
+          'query parameter `tags` is now style form, explode true (was style form, explode false): clients write it as ?tags=a,b, the service now reads ?tags=a&tags=b',
+      },
+    ]);
+    // `status` states neither: OpenAPI's default is form, exploded.
+    const piped = shapesChanged((spec) => Object.assign(spec.paths['/reports'].get.parameters[1]!, { style: 'pipeDelimited', explode: false }));
+    expect(piped).toEqual([
+      {
+        path: `${listReports}.parameters["query:status"].style`,
+        rule: 'parameter-style-changed',
+        message: expect.stringContaining('clients write it as ?status=a&status=b, the service now reads ?status=a|b'),
+      },
+    ]);
+  });
+
+  it('refuses a spec the kit cannot carry, naming the side, as generate does', () => {
+    const head = structuredClone(shapesSpec());
+    (head.paths['/reports'].get.responses['200'].content as Content)['*/*'] = { schema: {} };
+    expect(() => findBreakingChanges(shapesSpec(), head)).toThrow(
+      /^the new spec: GET \/reports \(listReports\) 200 answer: the media type "\*\/\*" is not one concrete type/,
+    );
+  });
+});
+
 describe('pnpm spec:diff on a git repository', () => {
   let repo: string;
   const git = (...args: string[]) =>
