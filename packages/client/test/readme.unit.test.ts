@@ -3,26 +3,32 @@ import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
-describe('README', () => {
+/** The ts blocks of the client's guide (this package's README), or of one of its `## ` sections. */
+function tsBlocks(section?: string): Array<string | undefined> {
+  let readme = read('../README.md');
+  if (section !== undefined) {
+    const start = readme.indexOf(`\n## ${section}\n`);
+    if (start === -1) throw new Error(`packages/client/README.md has no section "## ${section}"`);
+    const end = readme.indexOf('\n## ', start + 1);
+    readme = readme.slice(start, end === -1 ? undefined : end);
+  }
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
+}
+
+describe("the client's guide (README.md)", () => {
   it('shows examples/quick-start.ts verbatim, so the documented example is the one that is run', () => {
-    const block = /```ts\n([\s\S]*?)```/.exec(read('../README.md'))?.[1];
-    expect(block?.trim()).toBe(read('../examples/quick-start.ts').trim());
+    expect(tsBlocks('Example (runs against the mock)')[0]).toBe(read('../examples/quick-start.ts').trim());
   });
 
   it('shows examples/paging.ts verbatim too', () => {
-    const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
-    expect(blocks).toContain(read('../examples/paging.ts').trim());
+    expect(tsBlocks()).toContain(read('../examples/paging.ts').trim());
   });
 
   it('shows examples/safe-writes.ts verbatim too', () => {
-    const blocks = [...read('../README.md').matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
-    expect(blocks).toContain(read('../examples/safe-writes.ts').trim());
+    expect(tsBlocks()).toContain(read('../examples/safe-writes.ts').trim());
   });
 
-  it("shows examples/query.ts verbatim in the root README's Frontend section", () => {
-    const root = read('../../../README.md');
-    const frontend = root.slice(root.indexOf('\n## Frontend\n'));
-    const blocks = [...frontend.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim());
-    expect(blocks).toContain(read('../examples/query.ts').trim());
+  it('shows examples/query.ts verbatim in its TanStack Query section', () => {
+    expect(tsBlocks('TanStack Query: `@invoice-api/client/query`')).toContain(read('../examples/query.ts').trim());
   });
 });

@@ -1,7 +1,7 @@
-// The root README's snippets, run as written so that they cannot go stale: the quick start's token and
-// curl lines against the real service, the client example (saved where the README says) against
-// the Prism mock, and every line of the token options. Only the addresses are replaced by the free
-// ports this test's own service and mock listen on.
+// The READMEs' snippets, run as written so that they cannot go stale: the root README's quick-start token
+// and curl lines against the real service, the client guide's first call (saved where that guide says)
+// against the Prism mock, and every line of the token options in the service's guide. Only the
+// addresses are replaced by the free ports this test's own service and mock listen on.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,22 +26,26 @@ interface Claims {
 function claimsOf(token: string): Claims {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Claims;
 }
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-
-/** The README's fenced blocks in `language`, in order. */
-function blocks(language: 'sh' | 'ts'): string[] {
-  return [...readme.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+/** The text of one `## ` section of a README (relative to the repository root). */
+function section(readme: string, heading: string): string {
+  const text = readFileSync(join(repoRoot, readme), 'utf8');
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start === -1) throw new Error(`${readme} has no section "## ${heading}"`);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
 }
 
-function blockWith(language: 'sh' | 'ts', marker: string): string {
-  const found = blocks(language).find((block) => block.includes(marker));
-  if (found === undefined) throw new Error(`README.md has no ${language} block with ${marker}`);
+/** The first fenced block in `language` of that section that holds `marker`. */
+function blockWith(readme: string, heading: string, language: 'sh' | 'ts', marker: string): string {
+  const blocks = [...section(readme, heading).matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+  const found = blocks.find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`${readme}, "## ${heading}", has no ${language} block with ${marker}`);
   return found;
 }
 
 // Timeouts here are upper bounds that only end a hung run, not waits: the set-up runs the token command through pnpm
 // and starts the service and Prism (seconds each when idle, a minute or more on a saturated machine).
-describe("the README's snippets", () => {
+describe("the READMEs' snippets", () => {
   const keyFile = join(mkdtempSync(join(tmpdir(), 'readme-snippets-')), 'jwt-signing-key.json');
   // `pnpm` in the README is the pinned pnpm: the one running the suite, else npx (pnpm-command.mjs).
   const shell = (script: string) =>
@@ -63,7 +67,7 @@ describe("the README's snippets", () => {
   });
 
   it('quick start: a token and the curl search against the service', async () => {
-    const script = blockWith('sh', 'TOKEN=$(').replaceAll('http://127.0.0.1:3000', service!.url);
+    const script = blockWith('README.md', 'Quick start', 'sh', 'TOKEN=$(').replaceAll('http://127.0.0.1:3000', service!.url);
     const { stdout } = await shell(script);
     const page = JSON.parse(stdout) as { data: Array<{ status: string }>; pagination: { limit: number } };
     expect(page.pagination.limit).toBe(3);
@@ -71,9 +75,9 @@ describe("the README's snippets", () => {
     for (const invoice of page.data) expect(invoice.status).toBe('paid');
   });
 
-  it('the client example runs where the README says to save it, against the mock', async () => {
+  it("the client guide's first call runs where the guide says to save it, against the mock", async () => {
     const file = join(repoRoot, 'packages/client/examples', `readme-snippet-${process.pid}.ts`);
-    writeFileSync(file, blockWith('ts', 'createApiClient'));
+    writeFileSync(file, blockWith('packages/client/README.md', 'Start on the mock: a first call', 'ts', 'createApiClient'));
     try {
       const { stdout } = await run(process.execPath, ['--import', 'tsx', file], {
         cwd: repoRoot,
@@ -87,7 +91,7 @@ describe("the README's snippets", () => {
   });
 
   it('every token option does what its comment says', async () => {
-    const lines = blockWith('sh', '--ttl -60')
+    const lines = blockWith('packages/server/README.md', 'Tokens', 'sh', '--ttl -60')
       .split('\n')
       .filter((line) => line.startsWith('pnpm --silent token'));
     expect(lines).toHaveLength(4);

@@ -1,6 +1,7 @@
-// The root README's stateful mock section, run as written: `pnpm mock:stateful` started with the
-// README's own small-fixture line (only the port replaced by a free one), its printed banner, and the
-// create / search / reset calls against it. A mock of its own: the reset would disturb the shared one.
+// The stateful mock's section of the client's guide (packages/client/README.md), run as written:
+// `pnpm mock:stateful` started with the guide's own small-fixture line (only the port replaced by a
+// free one), its printed banner, and the create / search / reset calls against it. A mock of its
+// own: the reset would disturb the shared one.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,20 +13,30 @@ import { freePort } from '../src/service.js';
 import { pnpmShellFunction } from '../../../scripts/lib/pnpm-command.mjs';
 
 const run = promisify(execFile);
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const guide = 'packages/client/README.md';
+const heading = '## Two mocks: Prism for the spec, the stateful mock for flows';
+
+/** The guide's section on the two mocks, up to the next `## ` heading. */
+function mockSection(): string {
+  const text = readFileSync(join(repoRoot, guide), 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`${guide} has no section "${heading}"`);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+}
 
 function shBlockWith(marker: string): string {
-  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!).find((block) => block.includes(marker));
-  if (found === undefined) throw new Error(`README.md has no sh block with ${marker}`);
+  const found = [...mockSection().matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!).find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`${guide}, "${heading}", has no sh block with ${marker}`);
   return found;
 }
 
 // `pnpm` in the README is the pinned pnpm: the one running the suite, else npx (pnpm-command.mjs).
 const prelude = `set -euo pipefail\n${pnpmShellFunction()}\n`;
 
-// Timeouts here are upper bounds that only end a hung run, not waits: the README's commands run through pnpm and
+// Timeouts here are upper bounds that only end a hung run, not waits: the guide's commands run through pnpm and
 // start the stateful mock (seconds each when idle, a minute or more on a saturated machine).
-describe("the README's stateful mock section", () => {
+describe("the client guide's stateful mock section", () => {
   const workDir = mkdtempSync(join(tmpdir(), 'readme-stateful-mock-'));
   const env = { ...process.env, DEV_KEY_FILE: join(workDir, 'jwt-signing-key.json'), NODE_OPTIONS: '', LOG_LEVEL: 'warn' };
   let child: ChildProcess | undefined;
@@ -37,7 +48,7 @@ describe("the README's stateful mock section", () => {
     const startLine = shBlockWith('pnpm mock:stateful --invoices 300')
       .split('\n')
       .find((line) => line.startsWith('pnpm mock:stateful --invoices 300'));
-    if (startLine === undefined) throw new Error('README.md: no `pnpm mock:stateful --invoices 300` line');
+    if (startLine === undefined) throw new Error(`${guide}: no \`pnpm mock:stateful --invoices 300\` line`);
     // Its own process group, so that stopping it stops pnpm and the node process it runs.
     child = spawn('bash', ['-c', `${prelude}${startLine.replace(/#.*$/, '').replace('--port 4020', `--port ${port}`)}`], {
       cwd: repoRoot,

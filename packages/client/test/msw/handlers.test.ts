@@ -169,12 +169,12 @@ describe('with the generated client', () => {
   });
 });
 
-describe('the README', () => {
+describe("the client's guide (README.md)", () => {
   const clientDir = fileURLToPath(new URL('../../', import.meta.url));
   const example = readFileSync(new URL('../../examples/msw-in-a-test.ts', import.meta.url), 'utf8').trim();
 
   it('shows examples/msw-in-a-test.ts verbatim, and it runs as the comments say', async () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     expect([...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]?.trim())).toContain(example);
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/msw-in-a-test.ts'], { cwd: clientDir });
     expect(stdout.trim().split('\n')).toEqual(['200', '503 23']);

@@ -1,7 +1,7 @@
 // The API as sequences of calls, checked against a model after every call, on both engines: each
 // file starts one service per engine, and each sequence works in two fresh accounts. See run.ts for
-// the knobs (STATEFUL_RUNS, STATEFUL_SEED, STATEFUL_PATH) and README.md ("Stateful test") for how to
-// read a failure.
+// the knobs (STATEFUL_RUNS, STATEFUL_SEED, STATEFUL_PATH) and packages/robustness/README.md ("The
+// stateful test") for how to read a failure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allLinkNames } from './links.js';
 import { optionsFromEnvironment, runStateful } from './run.js';

@@ -75,7 +75,7 @@ export function embeddedDataDir(option: string | undefined): string {
     throw new CommandError(
       config.url === 'memory:'
         ? 'DATABASE_URL is memory:, which keeps nothing on disk; unset it (or pass --data-dir) to name the embedded database.'
-        : 'DATABASE_URL names a PostgreSQL database: back that up with pg_dump (README, "Backups"); unset it or pass --data-dir to name the embedded database.',
+        : 'DATABASE_URL names a PostgreSQL database: back that up with pg_dump (packages/server/README.md, "Backups"); unset it or pass --data-dir to name the embedded database.',
     );
   }
   return config.pgliteDataDir ?? defaultPgliteDataDir;

@@ -1,6 +1,6 @@
-// The README's "Outgrowing one machine" steps, run as written: the backup, the new database and the
-// copy, then a service started with the environment of the README's start line. Only the database's
-// name (unique per run), the backup directory (a temporary one) and the data directory (a small
+// The service guide's "Outgrowing one machine" steps (packages/server/README.md), run as written: the
+// backup, the new database and the copy, then a service started with the environment of the guide's
+// start line. Only the database's name (unique per run), the backup directory (a temporary one) and the data directory (a small
 // seeded one, as PGLITE_DATA_DIR) differ; the start line's long-running `pnpm start` is replaced by
 // the same start in-process (startService), so nothing outlives the test.
 import { execFile } from 'node:child_process';
@@ -24,18 +24,36 @@ import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The README's sh block that holds `marker`. */
+const guide = 'packages/server/README.md';
+
+/** The lines under `heading` up to the next heading of its level or above; lines in fenced blocks are no headings. */
+function sectionOf(markdown: string, heading: string): string {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(heading);
+  if (start === -1) throw new Error(`${guide} has no heading "${heading}"`);
+  const level = heading.indexOf(' ');
+  let fenced = false;
+  let end = lines.length;
+  for (let index = start + 1; index < lines.length && end === lines.length; index++) {
+    const line = lines[index] ?? '';
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (!fenced && /^#{1,6} /.test(line) && line.indexOf(' ') <= level) end = index;
+  }
+  return lines.slice(start, end).join('\n');
+}
+
+/** The sh block of the guide's section "Outgrowing one machine" that holds `marker`. */
 async function readmeBlock(marker: string): Promise<string> {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '').find((block) => block.includes(marker));
-  if (found === undefined) throw new Error(`README.md has no sh block with ${marker}`);
+  const section = sectionOf(await readFile(join(repoRoot, guide), 'utf8'), '### Outgrowing one machine');
+  const found = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '').find((block) => block.includes(marker));
+  if (found === undefined) throw new Error(`${guide}, "Outgrowing one machine", has no sh block with ${marker}`);
   return found;
 }
 
 /** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
 const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
 
-describe('the README steps of the move to PostgreSQL', () => {
+describe("the service guide's steps of the move to PostgreSQL", () => {
   let workDir: string;
   let dataDir: string;
   const databaseName = uniqueDatabaseName('readme_move');

@@ -1,6 +1,6 @@
-// The README's tracing steps ("Operating it" > "Tracing"), run as written: the start line with the
-// console exporter, the start line with an OTLP endpoint (a receiver in this test stands where the
-// README starts Jaeger, whose image this machine cannot download), and the start without pnpm. Only
+// The service guide's tracing steps (packages/server/README.md, "Tracing"), run as written: the start
+// line with the console exporter, the start line with an OTLP endpoint (a receiver in this test stands
+// where the guide starts Jaeger, whose image this machine cannot download), and the start without pnpm. Only
 // the receiver's address (a free port for 4318) and the service's surroundings (a free port, a
 // scratch data directory, the test key) differ. Each must answer a request and export its server span.
 import { spawn } from 'node:child_process';
@@ -29,12 +29,29 @@ const stepTimeoutMs = 180_000;
 const waitMs = stepTimeoutMs / 3;
 const jaegerEndpoint = 'http://127.0.0.1:4318';
 
-/** The README's sh block under "### Tracing" that holds `marker`. */
+const guide = 'packages/server/README.md';
+
+/** The lines under `heading` up to the next heading of its level or above; lines in fenced blocks are no headings. */
+function sectionOf(markdown: string, heading: string): string {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(heading);
+  if (start === -1) throw new Error(`${guide} has no heading "${heading}"`);
+  const level = heading.indexOf(' ');
+  let fenced = false;
+  let end = lines.length;
+  for (let index = start + 1; index < lines.length && end === lines.length; index++) {
+    const line = lines[index] ?? '';
+    if (line.startsWith('```')) fenced = !fenced;
+    else if (!fenced && /^#{1,6} /.test(line) && line.indexOf(' ') <= level) end = index;
+  }
+  return lines.slice(start, end).join('\n');
+}
+
+/** The guide's sh block under "### Tracing" that holds `marker`. */
 async function tracingBlock(marker: string): Promise<string> {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n### Tracing\n'), readme.indexOf('\n### Backups\n'));
+  const section = sectionOf(await readFile(join(repoRoot, guide), 'utf8'), '### Tracing');
   const found = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '').find((block) => block.includes(marker));
-  if (found === undefined) throw new Error(`README.md's Tracing section has no sh block with ${marker}`);
+  if (found === undefined) throw new Error(`${guide}'s Tracing section has no sh block with ${marker}`);
   return found;
 }
 
@@ -106,7 +123,7 @@ async function startStep(script: string, env: Record<string, string>): Promise<S
   };
 }
 
-describe("the README's tracing steps", () => {
+describe("the service guide's tracing steps", () => {
   let dataDir: string;
   let receiver: Awaited<ReturnType<typeof startRawReceiver>>;
   let environment: Record<string, string>;
