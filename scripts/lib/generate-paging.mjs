@@ -4,7 +4,9 @@
 // `cursor`. From its 200 answer this reads the one array property (the items), and where the answer
 // says that more follows: `next_cursor`, `has_more` and `total`, at the top level or one object down
 // (`pagination.next_cursor`). An operation that takes `cursor` but answers no `next_cursor`, or whose
-// answer has no single items array, fails the generation: the helper could not page it right.
+// answer has no single items array, fails the generation: the helper could not page it right. An
+// operation whose 200 answer is not JSON (a CSV export, a file) does not page, whatever its request
+// takes: there are no items to count in it.
 import { isRecord, resolveRef } from '../../packages/contract/src/json-nodes.mjs';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
@@ -43,6 +45,12 @@ function isPaging(inputs) {
   return 'limit' in inputs && ('offset' in inputs || 'cursor' in inputs);
 }
 
+/** Whether the 200 answer has a body but no JSON one (a file, a text): nothing of it pages. */
+function answersOtherThanJson(spec, operation) {
+  const content = resolveRef(spec, operation.responses?.['200'])?.content;
+  return isRecord(content) && Object.keys(content).length > 0 && content['application/json'] === undefined;
+}
+
 /** The 200 answer's JSON schema, resolved. */
 function successSchema(spec, operation) {
   const response = resolveRef(spec, operation.responses?.['200']);
@@ -70,7 +78,7 @@ export function pagingTable(spec) {
       const { operationId } = operation;
       const { query, bodyProperties, pathParameters } = requestInputs(spec, pathItem, operation);
       const location = isPaging(bodyProperties) ? 'body' : isPaging(query) ? 'query' : undefined;
-      if (location === undefined) continue;
+      if (location === undefined || answersOtherThanJson(spec, operation)) continue;
       if (pathParameters.length > 0)
         throw new PagingError(`${operationId} pages but has path parameters (${pathParameters.join(', ')}), which the paging helper does not pass`);
       const inputs = location === 'body' ? bodyProperties : query;

@@ -8,7 +8,15 @@
 // the spec's names (`{ path: { invoice_id } }`, `{ query }`, `{ body }`), so a key says what was asked.
 // This module decides the signatures and which keys a write invalidates; the runtime (keys, `queryFn`,
 // paging, errors) is hand-written in packages/client/src/query/.
-import { callOptionsOf } from './generate-client.mjs';
+//
+// The data of each query and mutation is its operation's success body as the client reads it, typed
+// from the same contract as the client (`Contract`: the spec's `operations` and the operation table's
+// media facts): a Blob for a file, a string for a text, JSON otherwise; a multipart upload is a write,
+// so a mutation, whose variables carry its files. The options call the client's functions through
+// `QueryApi`, their signatures written here as generate-client.mjs writes them, so that this module
+// imports nothing but the spec's `operations` and the client's sources (and compiles where another
+// spec's client is generated, `--out`).
+import { callOptionsOf, contractTypesSource, signatureOf } from './generate-client.mjs';
 
 class QueryOptionsError extends Error {
   constructor(message) {
@@ -32,7 +40,7 @@ function requestParts(entry) {
   return {
     path,
     query: entry.queryParams.length > 0 ? { required: entry.queryParams.some((parameter) => parameter.required) } : null,
-    body: entry.body,
+    body: entry.requestMedia ?? null,
   };
 }
 
@@ -42,10 +50,12 @@ function argsType(entry, { bodyType, queryType } = {}) {
   const parts = requestParts(entry);
   const members = [];
   if (parts.path.length > 0) {
-    members.push(`path: { ${parts.path.map((parameter) => `${key(parameter.name)}: PathParameter<${id}, ${literal(parameter.name)}>`).join('; ')} }`);
+    members.push(
+      `path: { ${parts.path.map((parameter) => `${key(parameter.name)}: ContractPathParameter<Contract, ${id}, ${literal(parameter.name)}>`).join('; ')} }`,
+    );
   }
-  if (parts.query) members.push(`query${parts.query.required ? '' : '?'}: ${queryType ?? `QueryParams<${id}>`}`);
-  if (parts.body) members.push(`body${parts.body.required ? '' : '?'}: ${bodyType ?? `RequestBody<${id}>`}`);
+  if (parts.query) members.push(`query${parts.query.required ? '' : '?'}: ${queryType ?? `ContractQueryParams<Contract, ${id}>`}`);
+  if (parts.body) members.push(`body${parts.body.required ? '' : '?'}: ${bodyType ?? `ContractRequestBody<Contract, ${id}>`}`);
   return members.length > 0 ? `{ ${members.join('; ')} }` : 'Record<string, never>';
 }
 
@@ -80,7 +90,13 @@ function expressionSource(expression, write, where) {
   }
   const pointer = /^\$(request|response)\.body#((?:\/[^/]+)+)$/.exec(expression);
   if (pointer) {
-    if (pointer[1] === 'request' && !write.body) throw new QueryOptionsError(`${where}: ${expression}, but ${write.operationId} takes no body`);
+    if (pointer[1] === 'request' && !write.requestMedia) throw new QueryOptionsError(`${where}: ${expression}, but ${write.operationId} takes no body`);
+    if (pointer[1] === 'request' && write.requestMedia.media.every((facts) => facts.kind !== 'json' && facts.kind !== 'multipart')) {
+      throw new QueryOptionsError(`${where}: ${expression} points into a ${write.requestMedia.media[0].mediaType} body, which has no properties`);
+    }
+    if (pointer[1] === 'response' && !answersJson(write)) {
+      throw new QueryOptionsError(`${where}: ${expression} points into ${write.operationId}'s answer, which is not JSON`);
+    }
     const names = pointer[2]
       .slice(1)
       .split('/')
@@ -88,6 +104,13 @@ function expressionSource(expression, write, where) {
     return names.reduce(member, pointer[1] === 'request' ? 'variables.body' : 'data');
   }
   throw new QueryOptionsError(`${where}: "${expression}" is not one of $request.path.<name>, $request.body#/<pointer>, $response.body#/<pointer>`);
+}
+
+/** Whether every success answer of an operation is one JSON body (where `$response.body#/...` can point). */
+function answersJson(entry) {
+  return Object.entries(entry.responseMedia ?? {})
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .every(([, media]) => media.length === 1 && media[0].kind === 'json');
 }
 
 /** Each write's `x-invalidates`, checked: `[{ operationId, parameters: { name: TypeScript } | null }]`. */
@@ -131,6 +154,17 @@ export function invalidationTable(spec, table) {
   return invalidations;
 }
 
+/** What a read's data is, in words, for its options' comment. */
+function dataWords(entry) {
+  const kinds = { json: 'JSON', text: 'a string', bytes: 'a Blob', multipart: 'a FormData' };
+  const words = Object.entries(entry.responseMedia ?? {})
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .flatMap(([, media]) =>
+      media.length === 0 ? ['nothing'] : media.map((facts) => (facts.kind === 'json' ? 'JSON' : `${kinds[facts.kind]}, ${facts.mediaType}`)),
+    );
+  return [...new Set(words)].join(' or ');
+}
+
 function readMembers(entry, paging) {
   const id = entry.operationId;
   const quoted = literal(id);
@@ -139,13 +173,13 @@ function readMembers(entry, paging) {
   const call = (from) => `api.${id}(${[...callArguments(entry, from), '{ signal }'].join(', ')})`;
   // Written out rather than inferred: a declaration file would otherwise spell out TanStack's DataTag
   // with symbols it cannot name, and the packed types would not compile.
-  const keyType = `ReadQueryKey<${resource}, ${quoted}, QueryArgs[${quoted}]>`;
+  const keyType = `ReadQueryKey<${resource}, ${quoted}, QueryArgs[${quoted}], Contract>`;
   const infiniteKeyType = `InfiniteQueryKey<${resource}, ${quoted}, InfiniteQueryArgs[${quoted}]>`;
   const members = [
     `    /** The query key of \`${id}\` with these arguments: \`[${entry.tag}, ${id}, args]\`. */
     ${id}QueryKey: (args: QueryArgs[${quoted}]${fallback}): ${keyType} => queryKey(${resource}, ${quoted}, args),`,
-    `    /** \`{ queryKey, queryFn }\` of \`${entry.method} ${entry.path}\`: the data is the 200 body; an error answer throws ApiCallError. */
-    ${id}Options: (args: QueryArgs[${quoted}]${fallback}): ReadOptions<${quoted}, ${keyType}> => readOptions(queryKey(${resource}, ${quoted}, args), (signal) => ${call('args')}),`,
+    `    /** \`{ queryKey, queryFn }\` of \`${entry.method} ${entry.path}\`: the data is the success body (${dataWords(entry)}); an error answer throws ApiCallError. */
+    ${id}Options: (args: QueryArgs[${quoted}]${fallback}): ReadOptions<${quoted}, ${keyType}, Contract> => readOptions(queryKey(${resource}, ${quoted}, args), (signal) => ${call('args')}),`,
   ];
   if (paging) {
     const how = paging.cursor ? `by cursor (\`${paging.cursor.response.join('.')}\`)` : 'by offset';
@@ -168,7 +202,7 @@ function invalidatedKey(target, parameters) {
   const path = Object.entries(parameters)
     .map(([name, source]) => `${key(name)}: ${source}`)
     .join(', ');
-  return `queryKey(${resource}, ${quoted}, { path: { ${path} } } satisfies QueryArgs[${quoted}])`;
+  return `readKey(${resource}, ${quoted}, { path: { ${path} } } satisfies QueryArgs[${quoted}])`;
 }
 
 function mutationMember(entry, invalidations, table) {
@@ -177,14 +211,21 @@ function mutationMember(entry, invalidations, table) {
   const keys = invalidations.map((item) => invalidatedKey(table[item.operationId], item.parameters));
   // Unused callback parameters do not compile (noUnusedParameters): name only the ones used.
   const source = keys.join(' ');
-  const parameters = `(${source.includes('variables.') ? 'variables' : '_variables'}: MutationVariables[${quoted}], ${source.includes('data.') ? 'data' : '_data'}: SuccessData<${quoted}>)`;
+  const parameters = `(${source.includes('variables.') ? 'variables' : '_variables'}: MutationVariables[${quoted}], ${source.includes('data.') ? 'data' : '_data'}: ContractSuccessData<Contract, ${quoted}>)`;
   return `    /** \`{ mutationKey, mutationFn, onSuccess }\` of \`${entry.method} ${entry.path}\`; onSuccess invalidates ${invalidations.map((item) => `\`${item.operationId}\``).join(', ')}. */
-    ${id}Mutation: (): OperationMutationOptions<${quoted}, MutationVariables[${quoted}]> =>
+    ${id}Mutation: (): OperationMutationOptions<${quoted}, MutationVariables[${quoted}], Contract> =>
       mutationOptions(
         operationKey(${literal(entry.tag)}, ${quoted}),
         (variables: MutationVariables[${quoted}]) => api.${id}(${[...callArguments(entry, 'variables'), 'variables.options'].join(', ')}),
         ${parameters} => [${keys.join(', ')}],
       ),`;
+}
+
+/** `import { a, type B } from 'from';`, or nothing when neither list has a name. */
+function importLine(from, values, types) {
+  if (values.length === 0 && types.length === 0) return '';
+  if (values.length === 0) return `import type { ${types.join(', ')} } from '${from}';`;
+  return `import { ${[...values, ...types.map((type) => `type ${type}`)].join(', ')} } from '${from}';`;
 }
 
 /**
@@ -206,25 +247,45 @@ export function queryOptionsModule(spec, table, paging, header) {
         `  ${entry.operationId}: ${argsType(entry, { bodyType: `PageRequest<${literal(entry.operationId)}>`, queryType: `PageRequest<${literal(entry.operationId)}>` })};`,
     );
   const variablesLines = writes.map((entry) => {
-    const options = callOptionsOf(entry)
-      .parameter.replace(/^opts/, 'options')
-      .replace(/: CallOptions/, ': MutationCallOptions');
-    const type = argsType(entry);
-    return `  ${entry.operationId}: ${type === 'Record<string, never>' ? `{ ${options} }` : `${type.slice(0, -2)}; ${options} }`};`;
+    const options = callOptionsOf(entry);
+    // A mutation reads its answer whole and is not aborted by TanStack: no stream, no signal.
+    const type = `${options.own.replace(/^CallOptions/, 'MutationCallOptions')}`;
+    const member = `options${options.required ? '' : '?'}: ${type}`;
+    const args = argsType(entry);
+    return `  ${entry.operationId}: ${args === 'Record<string, never>' ? `{ ${member} }` : `${args.slice(0, -2)}; ${member} }`};`;
   });
   const members = [
     ...reads.flatMap((entry) => readMembers(entry, paging[entry.operationId])),
     ...writes.map((entry) => mutationMember(entry, invalidations[entry.operationId], table)),
   ];
-  const optionTypes = ['IdempotencyKeyOption', 'IfMatchOption'].filter((type) => variablesLines.some((line) => line.includes(type)));
+  const apiLines = entries.map((entry) => {
+    const signature = signatureOf(entry);
+    return `  ${entry.operationId}${signature.typeParameters}(${signature.parameters.join(', ')}): ${signature.result};`;
+  });
+  const body = [...argsLines, ...infiniteLines, ...variablesLines, ...members, ...apiLines].join('\n');
+  // Only the types and values something uses: an unused import does not compile.
+  const used = (name) => new RegExp(`\\b${name}\\b`).test(body);
+  const pick = (names) => names.filter(used);
+  const imports = [
+    "import type { operations } from '@invoice-api/contract';",
+    pick(['PageRequest']).length > 0 ? "import type { PageRequest } from '../src/paging.js';" : '',
+    importLine('../src/query/infinite.js', pick(['infiniteOptions', 'infiniteQueryKey']), pick(['InfiniteOptions', 'InfiniteQueryKey'])),
+    importLine('../src/query/keys.js', pick(['operationKey', 'queryKey', 'readKey']), pick(['ReadQueryKey'])),
+    importLine('../src/query/mutation.js', pick(['mutationOptions']), pick(['MutationCallOptions', 'OperationMutationOptions'])),
+    importLine('../src/query/read.js', pick(['readOptions']), pick(['ReadOptions'])),
+    importLine('../src/result.js', [], ['ContractResult']),
+    importLine('../src/transport.js', [], pick(['AcceptOption', 'CallOptions', 'ContentTypeOption', 'IdempotencyKeyOption', 'IfMatchOption', 'StreamOption'])),
+    importLine('../src/types.js', [], pick(['ContractPathParameter', 'ContractQueryParams', 'ContractRequestBody', 'ContractSuccessData'])),
+  ].filter((line) => line !== '');
   return `${header}
-import type { ApiClient } from '../src/client.js';
-import type { PageRequest } from '../src/paging.js';
-import { infiniteOptions, infiniteQueryKey, type InfiniteOptions, type InfiniteQueryKey } from '../src/query/infinite.js';
-import { operationKey, queryKey, type ReadQueryKey } from '../src/query/keys.js';
-import { mutationOptions, type MutationCallOptions, type OperationMutationOptions } from '../src/query/mutation.js';
-import { readOptions, type ReadOptions } from '../src/query/read.js';
-${optionTypes.length > 0 ? `import type { ${optionTypes.join(', ')} } from '../src/transport.js';\n` : ''}import type { PathParameter, QueryParams, RequestBody, SuccessData } from '../src/types.js';
+${imports.join('\n')}
+
+${contractTypesSource(table)}
+
+/** The client functions the options call: an \`ApiClient\` (\`createApiClient\`) has them all. */
+export interface QueryApi {
+${apiLines.join('\n')}
+}
 
 /** What each read's options and key take: its request parts under the spec's names. */
 export interface QueryArgs {
@@ -247,7 +308,7 @@ ${entries.map((entry) => `  ${entry.operationId}: ${literal(entry.tag)},`).join(
 } as const;
 
 /** Every operation's query options, keys and mutations over one client (\`createQueryOptions\`). */
-export function generatedQueryOptions(api: ApiClient) {
+export function generatedQueryOptions(api: QueryApi) {
   return {
 ${members.join('\n')}
   };

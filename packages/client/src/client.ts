@@ -1,21 +1,22 @@
 // createApiClient: one typed function per operationId, generated from the spec
 // (../generated/operations.ts, written by `pnpm generate`), over openapi-fetch and the hand-written
 // transport (./transport.ts: token, request id, idempotency key, If-Match, retries, timeouts, the 401
-// refresh, the optional check of answers, result shape).
+// refresh, the optional check of answers, result shape). `createContractClient` does the same for any
+// contract's generated functions and operation table (the tests' fixture spec of shapes).
 import createClient, { type Client } from 'openapi-fetch';
-import type { OperationId, paths } from '@invoice-api/contract';
+import { operationTable, type DeprecationFacts, type OperationId, type paths, type ResponseValidatorTable } from '@invoice-api/contract';
 import { operationFunctions } from '../generated/operations.js';
 import type { ApiResult } from './result.js';
-import { responseCheck, type ResponseValidationError } from './response-validation.js';
+import { productValidators, responseCheck, type ResponseValidationError } from './response-validation.js';
 import { retryPolicy, type RetryOptions } from './retry.js';
 import { networkErrors } from './network.js';
 import { defaultTimeoutMs } from './timeout.js';
-import { authMiddleware, createInvoke, type TokenSource } from './transport.js';
+import { authMiddleware, createInvoke, type CallFacts, type Invoke, type TokenSource } from './transport.js';
 import { deprecationNotifier, type OnDeprecation } from './deprecation.js';
 import { TokenRefresher, type OnUnauthorized } from './unauthorized.js';
 import type { TraceContextSource } from './trace-context.js';
 
-export type { CallOptions, IdempotencyKeyOption, IfMatchOption } from './transport.js';
+export type { AcceptOption, CallOptions, ContentTypeOption, IdempotencyKeyOption, IfMatchOption, StreamOption } from './transport.js';
 
 export type ApiClientOptions = TokenSource & {
   /** The API's base URL, e.g. `http://127.0.0.1:4010` for the mock. */
@@ -57,29 +58,59 @@ export type ApiClientOptions = TokenSource & {
   traceContext?: TraceContextSource;
 };
 
-export function createApiClient(options: ApiClientOptions) {
+/** What a client reads of each entry of a contract's operation table at run time. */
+export type ContractTable = { readonly [operationId: string]: CallFacts & { readonly deprecation: DeprecationFacts | null } };
+
+/** The run-time half of a contract: what `createContractClient` makes a client of. */
+export interface ContractRuntime<Paths extends object, Functions> {
+  /** The contract's operation table (each operation's method, path, scopes and deprecation). */
+  table: ContractTable;
+  /** The `operationFunctions` of the contract's generated client module. */
+  operationFunctions: (raw: Client<Paths>, call: Invoke) => Functions;
+  /** Loads the contract's generated response validators; needed for `validateResponses`. */
+  validators?: () => Promise<ResponseValidatorTable>;
+}
+
+/**
+ * A client of any contract's generated functions: the same transport, options and result shape as
+ * `createApiClient`, which is this over the product's contract.
+ */
+export function createContractClient<Paths extends object, Functions>(
+  contract: ContractRuntime<Paths, Functions>,
+  options: ApiClientOptions,
+): { raw: Client<Paths> } & Functions {
   if (options.token !== undefined && options.getToken !== undefined) throw new TypeError('createApiClient: give token or getToken, not both');
-  const raw: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const validate = options.validateResponses;
+  if (validate && contract.validators === undefined) throw new TypeError("createApiClient: validateResponses needs the contract's response validators");
+  const raw = createClient<Paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const refresher = options.onUnauthorized ? new TokenRefresher(options.onUnauthorized) : undefined;
   raw.use(authMiddleware(options, () => refresher?.latestToken));
   raw.use(networkErrors);
   const uuid = () => globalThis.crypto.randomUUID();
-  const validate = options.validateResponses;
+  const { table } = contract;
   const call = createInvoke(
     retryPolicy(options.retry),
     { requestId: options.requestId ?? uuid, idempotencyKey: options.idempotencyKey ?? uuid, traceContext: options.traceContext },
     {
       timeoutMs: options.timeout === undefined ? defaultTimeoutMs : options.timeout || undefined,
       refresher,
-      deprecation: deprecationNotifier(options.onDeprecation),
-      validation: validate ? { check: responseCheck(), report: typeof validate === 'function' ? validate : undefined } : undefined,
+      deprecation: deprecationNotifier(options.onDeprecation, (operationId) => table[operationId]?.deprecation ?? null),
+      validation: validate ? { check: responseCheck(contract.validators), report: typeof validate === 'function' ? validate : undefined } : undefined,
     },
+    table,
   );
   return {
     /** The underlying openapi-fetch client (same auth middleware), for anything the operation functions do not cover. */
     raw,
-    ...operationFunctions(raw, call),
-  } satisfies { raw: Client<paths> } & { [K in OperationId]: (...args: never[]) => Promise<ApiResult<K>> };
+    ...contract.operationFunctions(raw, call),
+  };
+}
+
+export function createApiClient(options: ApiClientOptions) {
+  return createContractClient<paths, ReturnType<typeof operationFunctions>>(
+    { table: operationTable, operationFunctions, validators: productValidators },
+    options,
+  ) satisfies { raw: Client<paths> } & { [K in OperationId]: (...args: never[]) => Promise<ApiResult<K>> };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

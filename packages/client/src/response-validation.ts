@@ -32,7 +32,7 @@ export class ResponseValidationError extends Error {
 export type ResponseCheck = (operationId: OperationId, status: number, body: unknown) => Promise<ResponseIssue | undefined>;
 
 /** The check `validateResponses` uses, loading the generated validators on first use. */
-export function responseCheck(load: () => Promise<ResponseValidatorTable> = loadValidators): ResponseCheck {
+export function responseCheck(load: () => Promise<ResponseValidatorTable> = productValidators): ResponseCheck {
   let table: Promise<ResponseValidatorTable> | undefined;
   return async (operationId, status, body) => {
     table ??= load();
@@ -40,7 +40,8 @@ export function responseCheck(load: () => Promise<ResponseValidatorTable> = load
   };
 }
 
-async function loadValidators(): Promise<ResponseValidatorTable> {
+/** The product's validators (../generated/response-validators.ts), imported on the first checked answer. */
+export async function productValidators(): Promise<ResponseValidatorTable> {
   const generated = await import('../generated/response-validators.js');
   return generated.responseValidators;
 }

@@ -42,14 +42,17 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
 
 /**
  * Safe means it changes nothing: every GET, and an operation whose scopes are all read scopes
- * (the search POST needs only `invoices:read`). Read from the spec's operation table, not listed here.
+ * (the search POST needs only `invoices:read`). Read from an operation table entry, not listed here.
  */
-export function isSafeOperation(operationId: OperationId): boolean {
-  const operation = operationTable[operationId];
-  const method: string = operation.method;
+export function isSafe(operation: { readonly method: string; readonly scopes: readonly string[] }): boolean {
+  const { method, scopes } = operation;
   if (method === 'GET' || method === 'HEAD') return true;
-  const scopes: readonly string[] = operation.scopes;
   return scopes.length > 0 && scopes.every((scope) => scope.endsWith(':read'));
+}
+
+/** Whether a product operation is safe (`isSafe` of its entry in the spec's operation table). */
+export function isSafeOperation(operationId: OperationId): boolean {
+  return isSafe(operationTable[operationId]);
 }
 
 /** `Retry-After` in milliseconds: delta-seconds or an HTTP-date; undefined when absent or unreadable. */

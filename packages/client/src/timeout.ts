@@ -14,8 +14,12 @@ export const defaultTimeoutMs = 30_000;
 export interface AttemptSignal {
   signal: AbortSignal;
   timedOut: () => boolean;
-  /** Stops the timer and forgets the caller's signal: call once the attempt has settled. */
-  dispose: () => void;
+  /**
+   * Stops the timer and forgets the caller's signal: call once the attempt has settled. With
+   * `keepCallerSignal` the caller's signal still aborts the attempt (an answer returned as a stream,
+   * whose body is read after the call returned); its listener goes when that signal aborts.
+   */
+  dispose: (options?: { keepCallerSignal?: boolean }) => void;
 }
 
 /** `timeoutMs` undefined or 0 means no timer; the caller's signal still applies. */
@@ -35,9 +39,9 @@ export function attemptSignal(callerSignal: AbortSignal | undefined, timeoutMs: 
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
-    dispose: () => {
+    dispose: (options) => {
       if (timer !== undefined) clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      if (options?.keepCallerSignal !== true) callerSignal?.removeEventListener('abort', onCallerAbort);
     },
   };
 }

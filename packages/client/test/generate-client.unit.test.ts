@@ -1,13 +1,18 @@
 // The client generator on a small operation table: signatures, JSDoc and the request each function
 // sends, for the shapes the real spec does not have yet (two path parameters, a required query,
-// a deprecated operation, a description that would close the comment).
+// a deprecated operation, a description that would close the comment); and on the fixture spec of
+// shapes, what each function carries from the table's media facts (how its bodies are read and
+// written, how its query is serialized) while the product's JSON operations carry nothing new.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { loadSpec } from '@invoice-api/contract';
-import { argumentName, clientOperationsModule } from '../../../scripts/lib/generate-client.mjs';
+import { argumentName, clientOperationsModule, readPlanOf, writePlanOf } from '../../../scripts/lib/generate-client.mjs';
 import { operationTable as buildTable } from '../../../scripts/lib/operation-table.mjs';
 
+const json = [{ mediaType: 'application/json', kind: 'json' }] as const;
 const entry = {
   operationId: 'getLine',
   method: 'GET',
@@ -20,8 +25,9 @@ const entry = {
     { name: 'line_id', segment: 4 },
     { name: 'order_id', segment: 2 },
   ],
-  queryParams: [{ name: 'expand', required: true }],
-  body: null,
+  queryParams: [{ name: 'expand', required: true, style: 'form', explode: true, shape: 'scalar' }],
+  requestMedia: null,
+  responseMedia: { '200': json, '404': json },
 };
 
 describe('clientOperationsModule', () => {
@@ -29,9 +35,12 @@ describe('clientOperationsModule', () => {
 
   it('takes path parameters in path order, camelCased, then the query (required when a parameter is), then options', () => {
     expect(source).toContain(
-      "getLine: (orderId: PathParameter<'getLine', 'order_id'>, lineId: PathParameter<'getLine', 'line_id'>, query: QueryParams<'getLine'>, opts?: CallOptions): Promise<ApiResult<'getLine'>>",
+      "getLine: (orderId: ContractPathParameter<Contract, 'getLine', 'order_id'>, lineId: ContractPathParameter<Contract, 'getLine', 'line_id'>, query: ContractQueryParams<Contract, 'getLine'>, opts?: CallOptions): Promise<ContractResult<Contract, 'getLine'>>",
     );
-    expect(source).toContain("raw.GET('/orders/{order_id}/lines/{line_id}', { ...init, params: { path: { order_id: orderId, line_id: lineId }, query } })");
+    expect(source).toContain(
+      "raw.GET('/orders/{order_id}/lines/{line_id}', { ...init, params: { path: { order_id: orderId, line_id: lineId }, query }, querySerializer: queries.getLine })",
+    );
+    expect(source).toContain("getLine: querySerializer({ expand: ['form', true] }),");
   });
 
   it('writes the summary, the description, the route and @deprecated into JSDoc, with a comment end escaped', () => {
@@ -50,10 +59,10 @@ describe('clientOperationsModule', () => {
         deprecated: false,
         pathParams: [],
         queryParams: [],
-        body: { required: false },
+        requestMedia: { required: false, media: json },
       },
     });
-    expect(withBody).toContain("addNote: (body?: RequestBody<'addNote'>, opts?: CallOptions)");
+    expect(withBody).toContain("addNote: (body?: ContractRequestBody<Contract, 'addNote'>, opts?: CallOptions)");
     expect(withBody).toContain('...(body === undefined ? {} : { body })');
     expect(withBody).not.toContain('@deprecated');
   });
@@ -65,7 +74,7 @@ describe('clientOperationsModule', () => {
 });
 
 describe('header options from the header parameters', () => {
-  const post = { ...entry, method: 'POST', path: '/orders', deprecated: false, pathParams: [], queryParams: [], body: { required: true } };
+  const post = { ...entry, method: 'POST', path: '/orders', deprecated: false, pathParams: [], queryParams: [], requestMedia: { required: true, media: json } };
 
   it('gives an operation declaring Idempotency-Key the idempotencyKey option and tells the transport the header name', () => {
     const source = clientOperationsModule({
@@ -78,9 +87,10 @@ describe('header options from the header parameters', () => {
         ],
       },
     });
-    expect(source).toContain("placeOrder: (body: RequestBody<'placeOrder'>, opts?: CallOptions & IdempotencyKeyOption)");
-    expect(source).toContain("raw.POST('/orders', { ...init, body }), { idempotencyKey: 'Idempotency-Key' })");
-    expect(source).toContain("import type { CallOptions, IdempotencyKeyOption, Invoke } from '../src/transport.js';");
+    expect(source).toContain("placeOrder: (body: ContractRequestBody<Contract, 'placeOrder'>, opts?: CallOptions & IdempotencyKeyOption)");
+    expect(source).toContain("raw.POST('/orders', { ...init, body }), callPlans.placeOrder)");
+    expect(source).toContain("placeOrder: { idempotencyKey: 'Idempotency-Key' },");
+    expect(source).toContain("import type { CallOptions, CallPlan, IdempotencyKeyOption, Invoke } from '../src/transport.js';");
   });
 
   it('makes the options required when the spec requires If-Match, but never for a required Idempotency-Key, which the transport makes', () => {
@@ -94,8 +104,10 @@ describe('header options from the header parameters', () => {
         ],
       },
     });
-    expect(source).toContain("replaceOrder: (body: RequestBody<'replaceOrder'>, opts: CallOptions & IdempotencyKeyOption & Required<IfMatchOption>)");
-    expect(source).toContain("{ idempotencyKey: 'idempotency-key', ifMatch: 'If-Match' })");
+    expect(source).toContain(
+      "replaceOrder: (body: ContractRequestBody<Contract, 'replaceOrder'>, opts: CallOptions & IdempotencyKeyOption & Required<IfMatchOption>)",
+    );
+    expect(source).toContain("replaceOrder: { idempotencyKey: 'idempotency-key', ifMatch: 'If-Match' },");
   });
 
   it('leaves other headers to `headers` and imports no option type nobody uses', () => {
@@ -108,8 +120,8 @@ describe('header options from the header parameters', () => {
         ],
       },
     });
-    expect(source).toContain("query: QueryParams<'getLine'>, opts?: CallOptions)");
-    expect(source).toContain('query } })),');
+    expect(source).toContain("query: ContractQueryParams<Contract, 'getLine'>, opts?: CallOptions)");
+    expect(source).toContain('querySerializer: queries.getLine })),');
     expect(source).toContain("import type { CallOptions, Invoke } from '../src/transport.js';");
   });
 
@@ -119,7 +131,73 @@ describe('header options from the header parameters', () => {
     update.parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
     const source = clientOperationsModule(buildTable(spec));
     expect(source).toMatch(/updateInvoice: \(.*opts\?: CallOptions & IfMatchOption & IdempotencyKeyOption\)/);
-    expect(source).toContain("{ ifMatch: 'If-Match', idempotencyKey: 'Idempotency-Key' }");
+    expect(source).toContain("updateInvoice: { ifMatch: 'If-Match', idempotencyKey: 'Idempotency-Key' },");
+  });
+});
+
+describe('bodies that are not JSON, from the table’s media facts', () => {
+  const shapesSpec = parse(readFileSync(fileURLToPath(new URL('../../contract/test/fixtures/shapes/openapi.yaml', import.meta.url)), 'utf8'));
+  const shapes = buildTable(shapesSpec);
+  const source = clientOperationsModule(shapes);
+
+  it('gives each operation whose success is not one JSON body a read plan: each status’s media types and kinds', () => {
+    expect(readPlanOf(shapes.downloadReport!)).toEqual({ '200': [['application/pdf', 'bytes']] });
+    expect(readPlanOf(shapes.streamLog!)).toEqual({ '200': [['text/plain', 'text']] });
+    expect(readPlanOf(shapes.removeReport!)).toEqual({ '204': [] });
+    expect(readPlanOf(shapes.exportReports!)).toEqual({
+      '200': [
+        ['application/json', 'json'],
+        ['text/csv', 'text'],
+      ],
+    });
+    expect(readPlanOf(shapes.listThings!)).toBeUndefined();
+    expect(source).toContain("downloadReport: { read: { '200': [['application/pdf', 'bytes']] } },");
+  });
+
+  it('gives each body that is not JSON a write plan: its media type, and a multipart body’s file parts', () => {
+    expect(writePlanOf(shapes.uploadDocument!)).toEqual([{ mediaType: 'multipart/form-data', kind: 'multipart', files: { file: '' } }]);
+    expect(writePlanOf(shapes.uploadPair!)).toEqual([
+      { mediaType: 'multipart/form-data', kind: 'multipart', files: { front: 'image/png', back: 'image/png' } },
+    ]);
+    expect(writePlanOf(shapes.postNote!)).toEqual([{ mediaType: 'text/plain', kind: 'text' }]);
+    expect(source).toContain("(init, wire) => raw.POST('/documents', { ...init, body: wire }), callPlans.uploadDocument, body)");
+  });
+
+  it('makes a function whose answer can be a stream or one of several media types generic in its options', () => {
+    expect(source).toContain(
+      "downloadReport: <O extends CallOptions & StreamOption = object>(reportId: ContractPathParameter<Contract, 'downloadReport', 'report_id'>, opts?: O): Promise<ContractResult<Contract, 'downloadReport', O>>",
+    );
+    expect(source).toContain("exportReports: <O extends CallOptions & StreamOption & AcceptOption<'application/json' | 'text/csv'> = object>(opts?: O)");
+    expect(source).toContain("removeReport: (reportId: ContractPathParameter<Contract, 'removeReport', 'report_id'>, opts?: CallOptions)");
+  });
+
+  it('writes each query parameter’s style and explode for its serializer', () => {
+    expect(source).toContain("listThings: querySerializer({ status: ['form', true], tags: ['form', false], filter: ['deepObject', true] }),");
+  });
+
+  it('writes the table’s media facts out as the type the contract reads', () => {
+    expect(source).toContain(
+      "streamLog: { readonly requestMedia: null; readonly responseMedia: { readonly '200': readonly [{ readonly mediaType: 'text/plain'; readonly kind: 'text'; readonly charset: 'utf-8' }]",
+    );
+    expect(source).toContain('export interface Contract {\n  readonly operations: operations;\n  readonly table: OperationMedia;\n}');
+  });
+
+  it('carries an Idempotency-Key of a multipart write beside its write plan', () => {
+    const keyed = structuredClone(shapesSpec);
+    keyed.paths['/documents'].post.parameters = [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } }];
+    const text = clientOperationsModule(buildTable(keyed));
+    expect(text).toContain("uploadDocument: (body: ContractRequestBody<Contract, 'uploadDocument'>, opts?: CallOptions & IdempotencyKeyOption)");
+    expect(text).toContain(
+      "uploadDocument: { idempotencyKey: 'Idempotency-Key', write: [{ mediaType: 'multipart/form-data', kind: 'multipart', files: { file: '' } }] },",
+    );
+  });
+
+  it('leaves the product’s JSON operations as they were: no read or write plan, openapi-fetch reads their JSON', () => {
+    const product = clientOperationsModule(buildTable(loadSpec()));
+    expect(product).not.toMatch(/read: |write: |parseAs|StreamOption|AcceptOption/);
+    expect(product).toContain(
+      "call<Contract, 'getInvoice'>('getInvoice', opts, (init) => raw.GET('/api/v1/invoices/{invoice_id}', { ...init, params: { path: { invoice_id: invoiceId } } }))",
+    );
   });
 });
 

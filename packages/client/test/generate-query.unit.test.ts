@@ -1,7 +1,10 @@
 // The query options generator's reading of `x-invalidates`: what the spec declares for each write,
 // and the spec mistakes it refuses at generate time (the compiler then checks each pointer's type,
 // which the type tests cover through the generated module).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { loadSpec, type OpenApiDocument } from '@invoice-api/contract';
 import { invalidationTable, isRead, queryOptionsModule } from '../../../scripts/lib/generate-query.mjs';
 import { pagingTable } from '../../../scripts/lib/generate-paging.mjs';
@@ -97,5 +100,46 @@ describe('x-invalidates', () => {
     ],
   ])('refuses %s', (_, operationId, change, message) => {
     expect(() => invalidations(specWith(operationId, change))).toThrow(message);
+  });
+});
+
+describe('the shapes of bodies', () => {
+  const shapesSpec = parse(
+    readFileSync(fileURLToPath(new URL('../../contract/test/fixtures/shapes/openapi.yaml', import.meta.url)), 'utf8'),
+  ) as OpenApiDocument;
+  const shapesOperation = (spec: OpenApiDocument, operationId: string): Operation => {
+    for (const pathItem of Object.values(spec.paths ?? {}) as Record<string, Operation>[]) {
+      for (const operation of Object.values(pathItem)) if (operation.operationId === operationId) return operation;
+    }
+    throw new Error(`no ${operationId}`);
+  };
+
+  it('makes the file and text reads queries, typed from the same contract as the client, and the multipart upload a mutation', () => {
+    const source = queryOptionsModule(shapesSpec, buildTable(shapesSpec), pagingTable(shapesSpec), '');
+    expect(source).toContain(
+      "downloadReportOptions: (args: QueryArgs['downloadReport']): ReadOptions<'downloadReport', ReadQueryKey<'shapes', 'downloadReport', QueryArgs['downloadReport'], Contract>, Contract>",
+    );
+    expect(source).toContain('the data is the success body (a Blob, application/pdf)');
+    expect(source).toContain("uploadDocumentMutation: (): OperationMutationOptions<'uploadDocument', MutationVariables['uploadDocument'], Contract>");
+    expect(source).not.toContain('uploadDocumentOptions');
+    expect(source).toContain("uploadDocument: { body: ContractRequestBody<Contract, 'uploadDocument'>; options?: MutationCallOptions };");
+    // The client functions the options call, with their signatures as the client's generator writes them.
+    expect(source).toContain(
+      "  downloadReport<O extends CallOptions & StreamOption = object>(reportId: ContractPathParameter<Contract, 'downloadReport', 'report_id'>, opts?: O): Promise<ContractResult<Contract, 'downloadReport', O>>;",
+    );
+    // Nothing pages in the fixture: nothing of the infinite queries is imported.
+    expect(source).not.toContain('infinite.js');
+  });
+
+  it('refuses an x-invalidates pointer into an answer that is not JSON', () => {
+    const spec = structuredClone(shapesSpec);
+    shapesOperation(spec, 'removeReport')['x-invalidates'] = [{ operationId: 'downloadReport', parameters: { report_id: '$response.body#/id' } }];
+    expect(() => invalidationTable(spec, buildTable(spec))).toThrow(/points into removeReport's answer, which is not JSON/);
+  });
+
+  it('refuses an x-invalidates pointer into a text body', () => {
+    const spec = structuredClone(shapesSpec);
+    shapesOperation(spec, 'postNote')['x-invalidates'] = [{ operationId: 'downloadReport', parameters: { report_id: '$request.body#/id' } }];
+    expect(() => invalidationTable(spec, buildTable(spec))).toThrow(/points into a text\/plain body, which has no properties/);
   });
 });

@@ -208,6 +208,14 @@ describe('the paging table, from the spec', () => {
     expect(table.listDeliveries).toMatchObject({ request: 'query', items: 'deliveries', cursor: null, hasMore: null, total: null });
   });
 
+  it('does not page an operation whose 200 answer is not JSON, whatever its request takes (a CSV export has no items)', () => {
+    const spec = structuredClone(loadSpec()) as unknown as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const list = spec.paths['/2.0/delivery']?.get;
+    if (list === undefined) throw new Error('no listDeliveries');
+    list.responses['200'] = { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } };
+    expect(Object.keys(pagingTable(spec))).toEqual(['searchInvoices']);
+  });
+
   it('fails the generation for an operation that takes a cursor but answers no next_cursor', () => {
     const spec = structuredClone(loadSpec()) as unknown as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
     delete spec.components.schemas.Pagination?.properties.next_cursor;

@@ -17,12 +17,12 @@ export function createQueryOptions(api: ApiClient) {
 export type QueryOptions = ReturnType<typeof createQueryOptions>;
 
 export { queryResources } from '../../generated/query.js';
-export type { InfiniteQueryArgs, MutationVariables, QueryArgs } from '../../generated/query.js';
+export type { InfiniteQueryArgs, MutationVariables, QueryApi, QueryArgs } from '../../generated/query.js';
 export { ApiCallError } from '../result.js';
 export type { OperationError } from './errors.js';
 export { infiniteQueryKey } from './infinite.js';
 export type { InfiniteOptions, InfiniteQueryKey, OperationInfiniteQueryKey, PageParam } from './infinite.js';
-export { operationKey, queryKey } from './keys.js';
+export { operationKey, queryKey, readKey } from './keys.js';
 export type { OperationKey, OperationQueryKey, ReadQueryKey } from './keys.js';
 export type { MutationCallOptions, OperationMutationOptions } from './mutation.js';
 export type { ReadOptions } from './read.js';

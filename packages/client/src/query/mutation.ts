@@ -3,27 +3,31 @@
 // one TanStack hands every mutation callback (`context.client`), so the same object works with any
 // adapter and any client, with nothing to pass in.
 import type { MutationFunctionContext, MutationObserverOptions, QueryKey } from '@tanstack/query-core';
-import type { OperationId } from '@invoice-api/contract';
-import { expectOk, type ApiResult } from '../result.js';
+import { expectOk, type ContractResult } from '../result.js';
 import type { CallOptions } from '../transport.js';
-import type { SuccessData } from '../types.js';
+import type { ClientContract, ContractOperationId, ContractSuccessData, ProductContract } from '../types.js';
 import type { OperationError } from './errors.js';
 import type { OperationKey } from './keys.js';
 
 /** A mutation's call options: TanStack does not abort mutations, so no signal. */
 export type MutationCallOptions = Omit<CallOptions, 'signal'>;
 
-export type OperationMutationOptions<K extends OperationId, V> = MutationObserverOptions<SuccessData<K>, OperationError<K>, V> & {
+/** A write's mutation options (of operation `K` of contract `C`, the product's by default); `V` its variables. */
+export type OperationMutationOptions<K extends ContractOperationId<C>, V, C extends ClientContract = ProductContract> = MutationObserverOptions<
+  ContractSuccessData<C, K>,
+  OperationError<K, C>,
+  V
+> & {
   mutationKey: OperationKey<string, K>;
-  mutationFn: (variables: V) => Promise<SuccessData<K>>;
-  onSuccess: (data: SuccessData<K>, variables: V, onMutateResult: unknown, context: MutationFunctionContext) => Promise<void>;
+  mutationFn: (variables: V) => Promise<ContractSuccessData<C, K>>;
+  onSuccess: (data: ContractSuccessData<C, K>, variables: V, onMutateResult: unknown, context: MutationFunctionContext) => Promise<void>;
 };
 
-export function mutationOptions<K extends OperationId, V>(
+export function mutationOptions<K extends ContractOperationId<C>, V, C extends ClientContract = ProductContract>(
   mutationKey: OperationKey<string, K>,
-  call: (variables: V) => Promise<ApiResult<K>>,
-  invalidates: (variables: V, data: SuccessData<K>) => readonly QueryKey[],
-): OperationMutationOptions<K, V> {
+  call: (variables: V) => Promise<ContractResult<C, K>>,
+  invalidates: (variables: V, data: ContractSuccessData<C, K>) => readonly QueryKey[],
+): OperationMutationOptions<K, V, C> {
   return {
     mutationKey,
     mutationFn: (variables) => expectOk(call(variables)),
