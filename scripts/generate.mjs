@@ -15,7 +15,7 @@
 // command that needs the generated files can call it first at almost no cost.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync as writeInPlace } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -100,8 +100,10 @@ function inputsHash() {
 
 function bundleSpec({ toYaml, writePublishedSpec }) {
   const bundled = join(outDir, 'openapi.json');
+  // Redocly writes where it is told; this process's own name, renamed once complete (see writeFileSync).
+  const redoclyOutput = `${bundled}.${process.pid}.partial.json`;
   // Redocly prints a Node 20 banner on every run: keep its output for when it fails.
-  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', specFile, '--output', bundled, '--ext', 'json'], {
+  const result = spawnSync(join(root, 'node_modules/.bin/redocly'), ['bundle', specFile, '--output', redoclyOutput, '--ext', 'json'], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
@@ -110,12 +112,25 @@ function bundleSpec({ toYaml, writePublishedSpec }) {
     // Redocly's own message says which file, line and reference failed; a stack of this script would
     // only bury it. Its Node end-of-life box says nothing about the spec.
     process.stderr.write(withoutBanner(result.stdout + result.stderr));
+    rmSync(redoclyOutput, { force: true });
     throw new GenerateFailure(`redocly bundle failed with exit code ${result.status}`);
   }
-  const spec = JSON.parse(readFileSync(bundled, 'utf8'));
+  const spec = JSON.parse(readFileSync(redoclyOutput, 'utf8'));
+  renameSync(redoclyOutput, bundled);
   writeFileSync(join(outDir, 'openapi.yaml'), `# GENERATED from openapi/ by scripts/generate.mjs. Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`);
   writePublishedSpec(spec, outDir);
   return spec;
+}
+
+/**
+ * Writes a whole file or nothing: to a name of this process's own, then renamed over the target. Two
+ * runs may generate the same folder at once (\`pnpm -r typecheck\` generates the fixture spec in two
+ * packages in parallel); a reader then sees either run's complete file, never a half-written one.
+ */
+function writeFileSync(file, data) {
+  const partial = `${file}.${process.pid}.partial`;
+  writeInPlace(partial, data);
+  renameSync(partial, file);
 }
 
 /** A failure already explained by what was printed: main() ends with one line and exit 1, no stack. */

@@ -16,7 +16,7 @@
 //      some gets a list of them appended to its description (links-in-words.mjs).
 // The service's validator and the contract suite keep using the strict bundle, which still fails on
 // any undocumented response field.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { deprecationNotice } from './deprecation.mjs';
@@ -151,11 +151,18 @@ export function publishedSpec(strict) {
   return spec;
 }
 
+/** Writes a whole file or nothing (two generate runs may write the same folder at once). */
+function writeWhole(file, data) {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, data);
+  renameSync(partial, file);
+}
+
 /** Writes `openapi.published.json` and `.yaml` next to the strict bundle. */
 export function writePublishedSpec(strict, outDir) {
   const spec = publishedSpec(strict);
-  writeFileSync(join(outDir, 'openapi.published.json'), `${JSON.stringify(spec, null, 2)}\n`);
-  writeFileSync(
+  writeWhole(join(outDir, 'openapi.published.json'), `${JSON.stringify(spec, null, 2)}\n`);
+  writeWhole(
     join(outDir, 'openapi.published.yaml'),
     `# GENERATED from openapi/ by scripts/generate.mjs (scripts/lib/published-spec.mjs). Do not edit.\n${toYaml(spec, { lineWidth: 0 })}`,
   );
