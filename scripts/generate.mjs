@@ -226,8 +226,8 @@ async function main() {
   writeClientSide(validatorsOut, header + responseValidatorsModule(spec, clientValidators));
   mkdirSync(dirname(serviceValidatorsOut), { recursive: true });
   writeFileSync(serviceValidatorsOut, header + responseValidatorsModule(spec, serviceValidators));
-  writeClientSide(mswValidatorsOut, header + mswRequestValidatorsModule(spec));
-  writeClientSide(mswAnswersOut, header + mswAnswersModule(spec));
+  writeClientSide(mswValidatorsOut, header + mswRequestValidatorsModule(spec, table));
+  writeClientSide(mswAnswersOut, header + mswAnswersModule(spec, table));
   writeFileSync(stampFile, hash);
   console.log(`generate: ${Object.keys(table).length} operations in ${Date.now() - started} ms`);
 }

@@ -7,6 +7,9 @@
 // status it picked, the first success unless `code=` says otherwise: `example=` alone is a 404).
 // Requests without `Authorization: Bearer ...` get the spec's 401 Error example. Prism runs with a
 // guard that refuses every non-loopback connection, so the mock never reaches the network.
+// Prism cannot send bytes (stoplightio/prism#2054): for a spec with a byte answer (a PDF, an image),
+// a small front on $PORT passes every request to Prism and sends a small valid file of that media type
+// in place of the body Prism makes up (scripts/lib/prism-front.mjs); the product's spec has none.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, startPrism } from './lib/prism.mjs';

@@ -1,9 +1,16 @@
 // What the client's MSW handlers (`@invoice-api/client/msw`) need from the spec, derived once at
 // generate time, in two modules of packages/client/generated/:
 //
-// msw-request-validators.ts: one validator per operation, compiled here into plain JavaScript (Ajv's
-//   standalone code, as the response validators are), that checks a request's query and JSON body the
-//   way the service's validator (express-openapi-validator) does: the same spec with Ajv's
+// Which media types each body has and how each is carried (JSON, text, bytes, multipart) is read from
+// the operation table (`requestMedia`, `responseMedia`: scripts/lib/media-shapes.mjs), never guessed
+// here from a media type's name.
+//
+// msw-request-validators.ts: per operation and per request media type, a validator compiled here into
+//   plain JavaScript (Ajv's standalone code, as the response validators are), that checks a request's
+//   query and body the way the service's validator (express-openapi-validator) does: a JSON body as
+//   its schema, a text body as its string schema, a multipart body as an object of its parts (a file
+//   part accepts any value here: its media type and size are the handlers' checks, from the table),
+//   and under the key '' the query alone, for a request without a body. The same spec with Ajv's
 //   discriminator hints (validator-spec.mjs), the same Ajv options (all errors, defaults filled in,
 //   `discriminator`), formats as ajv-formats' `full` mode and the spec's decimal formats, and the
 //   validator's `readOnly` rule. The data checked is shaped as the validator shapes it,
@@ -12,14 +19,18 @@
 //   No schema is compiled in the browser.
 //
 // msw-answers.ts: per operation, its method and path, and per documented status the headers the
-//   spec requires (with the spec's example values), the named examples (values resolved), and the
-//   body schema the handlers generate seeded data from. The schemas are the strict bundle's, with
-//   annotations dropped; a string with a `pattern` carries either its examples or a plan of the
-//   pattern (character sets and counts) to draw from, and generating fails for a pattern the plan
-//   cannot read and no example covers, so that seeded data is always valid.
+//   spec requires (with the spec's example values) and, per media type (the table's, in the spec's
+//   order), the named examples (values resolved), the body schema the handlers generate seeded data
+//   from (JSON and text), or a small valid file of the type (bytes: sample-files.mjs, base64). The
+//   schemas are the strict bundle's, with annotations dropped; a string with a `pattern` carries
+//   either its examples or a plan of the pattern (character sets and counts) to draw from, and
+//   generating fails for a pattern the plan cannot read and no example covers, so that seeded data
+//   is always valid.
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
+import { operationTable } from './operation-table.mjs';
+import { sampleFile } from './sample-files.mjs';
 import { withDiscriminatorHints } from './validator-spec.mjs';
 
 const schemaPrefix = '#/components/schemas/';
@@ -105,8 +116,9 @@ function formatsUsed(node, found = new Map()) {
 /**
  * The request validators' module (without its header).
  * @param {object} spec the strict bundled spec (not modified)
+ * @param {Record<string, any>} [table] the operation table generated from it (computed when not given)
  */
-export function mswRequestValidatorsModule(spec) {
+export function mswRequestValidatorsModule(spec, table = operationTable(spec)) {
   const annotated = withDiscriminatorHints(spec);
   const prefix = `${documentId}#/$defs/`;
   // `discriminator` stays: it decides which branch's errors the service's validator reports.
@@ -137,29 +149,36 @@ export function mswRequestValidatorsModule(spec) {
   ajv.addSchema({ $id: documentId, $defs: defs });
 
   const exports = {};
-  const table = [];
-  for (const { pathItem, operation } of operations(annotated)) {
-    const query = parametersOf(annotated, pathItem, operation).filter((parameter) => parameter?.in === 'query');
-    const body = resolved(annotated, operation.requestBody);
-    const bodySchema = body?.content?.['application/json']?.schema;
-    if (query.length === 0 && bodySchema === undefined) continue;
-    const properties = {};
-    const required = [];
-    if (query.length > 0) {
-      properties.query = {
-        type: 'object',
-        properties: Object.fromEntries(query.map((parameter) => [parameter.name, stripped(parameter.schema, prefix)])),
-        required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
-      };
-    }
-    if (bodySchema !== undefined) {
-      properties.body = stripped(bodySchema, prefix);
-      if (body.required === true) required.push('body');
-    }
-    const name = `request_${operation.operationId}`;
+  const entries = [];
+  const compile = (name, properties, required) => {
     ajv.addSchema({ $id: name, type: 'object', properties, required });
     exports[name] = name;
-    table.push(`  ${operation.operationId}: ${name},`);
+    return name;
+  };
+  for (const { pathItem, operation } of operations(annotated)) {
+    const facts = table[operation.operationId];
+    const query = parametersOf(annotated, pathItem, operation).filter((parameter) => parameter?.in === 'query');
+    const content = resolved(annotated, operation.requestBody)?.content ?? {};
+    const queryProperty =
+      query.length === 0
+        ? {}
+        : {
+            query: {
+              type: 'object',
+              properties: Object.fromEntries(query.map((parameter) => [parameter.name, stripped(parameter.schema, prefix)])),
+              required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+            },
+          };
+    const checks = [];
+    for (const [index, media] of (facts.requestMedia?.media ?? []).entries()) {
+      const body = requestBodySchema(annotated, media, content[media.mediaType]?.schema, prefix);
+      // A byte body is not validated: the query check ('') serves a request with one.
+      if (body === undefined) continue;
+      const name = compile(`request_${operation.operationId}_${index}`, { ...queryProperty, body }, facts.requestMedia.required ? ['body'] : []);
+      checks.push(`${JSON.stringify(media.mediaType)}: ${name}`);
+    }
+    if (query.length > 0) checks.push(`'': ${compile(`request_${operation.operationId}`, queryProperty, [])}`);
+    if (checks.length > 0) entries.push(`  ${operation.operationId}: { ${checks.join(', ')} },`);
   }
 
   let code = standaloneCode(ajv, exports).replace(/^"use strict";/, '');
@@ -176,11 +195,35 @@ ${ucs2length}
 
 ${code}
 
-/** operationId -> the check of \`{ query, body }\`, for operations that take either. */
-export const requestValidators: RequestValidatorTable = {
-${table.join('\n')}
+/** operationId -> request media type -> the check of \`{ query, body }\`; '' checks the query of a request without a body. */
+export const requestValidators: RequestValidatorTable<${operationIdUnion(table)}> = {
+${entries.join('\n')}
 };
 `;
+}
+
+/** The operations of a table as a TypeScript union of string literals. */
+function operationIdUnion(table) {
+  const ids = Object.keys(table);
+  return ids.length === 0 ? 'never' : ids.map((id) => JSON.stringify(id)).join(' | ');
+}
+
+/**
+ * The schema a request body of one media type is validated against, by its kind in the table: JSON
+ * and text as the spec's schema; multipart as an object of its parts, where a file part takes any
+ * value (the handlers check its media type and size from the table's part facts, and put the File
+ * there) and an array of files keeps only its `maxItems`; bytes not at all (undefined).
+ */
+function requestBodySchema(spec, media, schema, prefix) {
+  if (media.kind === 'bytes') return undefined;
+  if (media.kind !== 'multipart') return stripped(schema ?? {}, prefix);
+  const copy = stripped(resolved(spec, schema) ?? {}, prefix);
+  const properties = { ...(copy.properties ?? {}) };
+  for (const part of media.parts) {
+    if (part.kind !== 'file') continue;
+    properties[part.name] = part.multiple ? { type: 'array', ...(part.maxItems === undefined ? {} : { maxItems: part.maxItems }) } : {};
+  }
+  return { ...copy, properties };
 }
 
 // --- answers --------------------------------------------------------------------------------------
@@ -319,18 +362,34 @@ function headerValue(header) {
 }
 
 /**
+ * What the handlers answer with for one media type of one documented answer, by its kind in the
+ * table: the named examples (values resolved; a media type's single `example` counts as the example
+ * named `example`), the schema to generate seeded data from (JSON and text), and for bytes a small
+ * valid file of the type, base64 (sample-files.mjs), sent where the spec gives no example.
+ */
+function mediaAnswer(spec, facts, mediaObject, where) {
+  const examples = Object.fromEntries(Object.entries(mediaObject?.examples ?? {}).map(([name, example]) => [name, resolved(spec, example)?.value]));
+  if (Object.keys(examples).length === 0 && mediaObject?.example !== undefined) examples.example = mediaObject.example;
+  if (facts.kind === 'bytes') return { examples, sample: Buffer.from(sampleFile(facts.mediaType)).toString('base64') };
+  const schema = mediaObject?.schema;
+  return { examples, ...(schema === undefined || facts.kind === 'multipart' ? {} : { schema: generationSchema(schema, where) }) };
+}
+
+/**
  * The answers' module (without its header).
  * @param {object} spec the strict bundled spec (not modified)
+ * @param {Record<string, any>} [table] the operation table generated from it (computed when not given)
  */
-export function mswAnswersModule(spec) {
+export function mswAnswersModule(spec, table = operationTable(spec)) {
   const ops = operations(spec);
   // A header every answer of the spec documents (X-Request-Id) is sent like a required one.
   const responses = ops.flatMap(({ operation }) => Object.values(operation.responses ?? {}).map((response) => resolved(spec, response)));
   const everywhere = new Set(Object.keys(responses[0]?.headers ?? {}).filter((name) => responses.every((response) => response?.headers?.[name] !== undefined)));
 
-  const table = {};
+  const answersTable = {};
   for (const { path, method, operation } of ops) {
     const answers = {};
+    const { responseMedia } = table[operation.operationId];
     for (const [status, reference] of Object.entries(operation.responses ?? {})) {
       const response = resolved(spec, reference);
       const headers = {};
@@ -341,15 +400,15 @@ export function mswAnswersModule(spec) {
         if (value === undefined) throw new Error(`msw answers: ${operation.operationId} ${status} requires the header ${name}, which has no example`);
         headers[name] = value;
       }
-      const content = response?.content?.['application/json'];
-      const examples = Object.fromEntries(Object.entries(content?.examples ?? {}).map(([name, example]) => [name, resolved(spec, example)?.value]));
-      answers[status] = {
-        headers,
-        examples,
-        ...(content?.schema === undefined ? {} : { schema: generationSchema(content.schema, `${operation.operationId}/${status}`) }),
-      };
+      const media = Object.fromEntries(
+        (responseMedia[status] ?? []).map((facts) => [
+          facts.mediaType,
+          mediaAnswer(spec, facts, resolved(spec, response?.content?.[facts.mediaType]), `${operation.operationId}/${status}/${facts.mediaType}`),
+        ]),
+      );
+      answers[status] = { headers, media };
     }
-    table[operation.operationId] = {
+    answersTable[operation.operationId] = {
       method: method.toUpperCase(),
       // MSW's path syntax: `/api/v1/invoices/:invoice_id`.
       path: path.replace(/\{([^}]+)\}/g, ':$1'),
@@ -367,7 +426,7 @@ export function mswAnswersModule(spec) {
 /** The spec's schemas as the seeded data generator reads them (\`$ref\` is a name in this table). */
 export const generationSchemas: Readonly<Record<string, GenerationSchema>> = ${JSON.stringify(definitions, null, 2)};
 
-/** Per operation: method, MSW path, and per documented status its required headers, named examples and body schema. */
-export const mswOperations: MswOperationTable = ${JSON.stringify(table, null, 2)};
+/** Per operation: method, MSW path, and per documented status its required headers and, per media type, its examples, body schema or sample file. */
+export const mswOperations: MswOperationTable<${operationIdUnion(table)}> = ${JSON.stringify(answersTable, null, 2)};
 `;
 }

@@ -15,6 +15,17 @@
 // (dereferenced) under every operation's request schemas, and Ajv walks all of it for each: answers
 // are most of the document, and every start walked them for nothing. The service
 // checks its answers with validators compiled at generate time (generate-response-validators.mjs).
+//
+// One addition makes the validator check what the service's pipeline carries (its media facts come
+// from media-shapes.mjs, the one derivation of how each body is read): a multipart body's file
+// properties, and a bytes body, accept any value. The service reads multipart
+// itself (packages/server/src/http/multipart-body.ts) and checks each file for real (that it is a
+// file, its part's media type, its size, whether it is required) before the validator runs; the body
+// it hands over holds web `File` objects (a bytes body: a Buffer bounded by its maxLength), which a
+// `type: string` schema would refuse. The fields, the object's closedness and the required names stay
+// the validator's. (HEAD of a GET is checked as the GET: packages/server/src/http/head-as-get.ts.)
+import { resolveRef } from '../../packages/contract/src/json-nodes.mjs';
+import { requestMedia } from './media-shapes.mjs';
 
 const schemaPrefix = '#/components/schemas/';
 
@@ -105,8 +116,37 @@ function withoutExamples(objects) {
 }
 
 /**
+ * The operation's request body with its uploads accepting any value: a multipart body's file
+ * properties (an array of files keeps its `maxItems`), and a bytes body's schema (the service reads
+ * bytes as a Buffer, bounded by the schema's `maxLength`, which a `type: string` schema would refuse).
+ * The request body and the edited schemas are inlined where they were references, so that a component
+ * another body uses stays as published.
+ */
+function withUploadsUnchecked(spec, operation, where) {
+  const media = requestMedia(spec, operation, where)?.media ?? [];
+  const uploads = media.filter((facts) => facts.kind === 'bytes' || (facts.kind === 'multipart' && facts.parts.some((part) => part.kind === 'file')));
+  if (uploads.length === 0) return;
+  const body = structuredClone(resolveRef(spec, operation.requestBody));
+  for (const facts of uploads) {
+    const content = body.content[facts.mediaType];
+    if (facts.kind === 'bytes') {
+      content.schema = {};
+      continue;
+    }
+    content.schema = structuredClone(resolveRef(spec, content.schema));
+    for (const file of facts.parts.filter((part) => part.kind === 'file')) {
+      const property = resolveRef(spec, content.schema.properties[file.name]) ?? {};
+      content.schema.properties[file.name] = file.multiple
+        ? { type: 'array', items: {}, ...(typeof property.maxItems === 'number' ? { maxItems: property.maxItems } : {}) }
+        : {};
+    }
+  }
+  operation.requestBody = body;
+}
+
+/**
  * What the service's request validator compiles: the spec with the discriminator hints, without the
- * answers and the examples.
+ * answers and the examples, with uploads left to the service.
  * @param {{paths?: Record<string, Record<string, unknown>>, components?: Record<string, unknown>}} spec the bundled spec (not modified)
  */
 export function validatorSpec(spec) {
@@ -114,7 +154,7 @@ export function validatorSpec(spec) {
   for (const name of answerOnlyComponents) delete copy.components?.[name];
   withoutExamples(Object.values(copy.components?.parameters ?? {}));
   withoutExamples(Object.values(copy.components?.requestBodies ?? {}));
-  for (const pathItem of Object.values(copy.paths ?? {})) {
+  for (const [path, pathItem] of Object.entries(copy.paths ?? {})) {
     withoutExamples(pathItem.parameters);
     for (const method of operationMethods) {
       const operation = pathItem[method];
@@ -122,6 +162,7 @@ export function validatorSpec(spec) {
       delete operation.responses;
       withoutExamples(operation.parameters);
       withoutExamples([operation.requestBody]);
+      withUploadsUnchecked(copy, operation, `${method.toUpperCase()} ${path}`);
     }
   }
   const dangling = refsIntoRemoved(copy);

@@ -121,6 +121,12 @@ const otherRefusals: Array<{ name: string; sent: Sent }> = [
   { name: 'no token and a malformed body: 401 first', sent: { method: 'POST', path: '/api/v1/invoices/search', body: '{', anonymous: true } },
   { name: 'a body that is not JSON', sent: { method: 'POST', path: '/api/v1/invoices/search', body: '{"limit": 5,' } },
   { name: 'a body that is JSON but not an object', sent: { method: 'POST', path: '/2.0/delivery', body: '[1]' } },
+  // The body as the operation table says it is carried (requestMedia): another media type, none where
+  // one is required, JSON in another charset, an empty JSON body (read as `{}`).
+  { name: 'a body of a media type the operation does not take', sent: { ...search({}), headers: { 'Content-Type': 'text/plain' } } },
+  { name: 'a required body without a Content-Type', sent: { method: 'POST', path: '/2.0/delivery' } },
+  { name: 'a JSON body in a charset other than UTF-8', sent: { ...search({}), headers: { 'Content-Type': 'application/json; charset=latin1' } } },
+  { name: 'an empty JSON body where one is required', sent: { method: 'POST', path: '/2.0/delivery/issue', body: '' } },
   {
     name: 'an unknown property of a create',
     sent: { method: 'POST', path: '/2.0/delivery', body: JSON.stringify({ contact_id: 1, items: [], color: 'red' }) },

@@ -1,11 +1,14 @@
 // Composition of the HTTP service. The order of the middleware IS the order of the checks the product
 // decisions prescribe: request id and logs for everything; security headers and CORS; the answers
-// outside the API; then per operation: which operation (404/405), token (401), rate limit (429), scope
-// (403), body (413/415/400 malformed; bounded before validation), the deprecation headers of what the request
-// uses, shape (400) by the validator, strings
-// the database cannot store (400), If-Match (400 when malformed), Idempotency-Key (stored answer replayed,
-// 422, 409), the handler (404/409/412...), and one error mapper at the end. The operation is resolved
-// once, by the first step of that chain; the others read its generated entry.
+// outside the API; then per operation: which operation (404/405; HEAD of a GET is that GET), token
+// (401), rate limit (429), scope (403), body (415 for a media type the operation does not take,
+// 413/400 malformed; each media type read by its kind: JSON, text, bytes, multipart; bounded before
+// validation), the deprecation headers of what the request uses, query parameters in the shapes
+// their style writes, shape (400) by the validator, strings the database cannot store (400), If-Match
+// (400 when malformed), Idempotency-Key (stored answer replayed, 422, 409), the handler
+// (404/409/412...), its answer checked and sent as the spec carries it, and one error mapper at the
+// end. The operation is resolved once, by the first step of that chain; the others read its generated
+// entry. Every fact comes from the served contract (the product's unless told: `contract`).
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { HandlerMap } from '@invoice-api/contract';
@@ -16,7 +19,6 @@ import { authenticate, createTokenVerifier, requireScopes } from './http/auth.js
 import { boundedBody } from './http/bounded-body.js';
 import { deprecationHeaders } from './http/deprecation.js';
 import { errorMapper } from './http/errors.js';
-import { jsonBody } from './http/json-body.js';
 import { requireJsonObjectBody } from './http/json-object-body.js';
 import { httpLogging } from './http/logging.js';
 import { handlerContexts } from './http/handler-context.js';
@@ -25,21 +27,30 @@ import { outsideApiRoutes } from './http/outside-api.js';
 import { checkPathParams } from './http/path-ids.js';
 import { rejectNulCharacters } from './http/nul-characters.js';
 import { httpMetrics } from './http/metrics.js';
+import { styledQueryParams } from './http/query-params.js';
 import { memoryStores, rateLimits, type RateLimitStoreFactory } from './http/rate-limit.js';
+import { requestBody } from './http/request-body.js';
 import { requestId } from './http/request-id.js';
-import { operationRouter } from './http/router.js';
+import { operationRouter, type ServedHandlers } from './http/router.js';
 import { crossOrigin, securityHeaders } from './http/security-headers.js';
 import { sequence } from './http/sequence.js';
+import { productContract, type ServedContract } from './http/served-contract.js';
+import { checkedAsGet } from './http/head-as-get.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
-import { idempotency, idempotencyKeyFormat } from './idempotency/index.js';
+import { checkKeyPatterns, idempotency, idempotencyKeyFormat } from './idempotency/index.js';
 import { ifMatchCondition } from './preconditions/index.js';
 import type { Metrics } from './runtime/metrics.js';
 
-export interface AppOptions {
+/**
+ * The product's handlers for the product's contract (a missing handler is a compile error), or a
+ * contract of another spec with handlers for its operations (the tests' fixture spec of shapes).
+ */
+export type ServedApi = { contract?: undefined; handlers: HandlerMap<RequestContext> } | { contract: ServedContract; handlers: ServedHandlers };
+
+export type AppOptions = ServedApi & {
   config: Config;
   database: Database;
-  handlers: HandlerMap<RequestContext>;
   logger: Logger;
   /** Where rate-limit counters live; default: this process's memory. See `redisStores`. */
   rateLimitStore?: RateLimitStoreFactory;
@@ -57,16 +68,20 @@ export interface AppOptions {
    * mock's `POST /__mock/reset`); what it passes on goes through the API's checks as always.
    */
   beforeApi?: RequestHandler;
-}
+};
 
 export async function createApp(options: AppOptions): Promise<Express> {
-  const { config, database, handlers, logger } = options;
+  const { config, database, logger } = options;
+  const contract = options.contract ?? productContract;
+  const { operations, responseValidators } = contract;
+  const handlers: ServedHandlers = options.handlers;
+  checkKeyPatterns(Object.values(operations));
   // Loading the verification key (or preparing the JWKS client) before the first request means a
   // broken key file stops the start, not every request.
   const verifier = await createTokenVerifier(config.auth);
-  const validators = specValidator({ requestValidation: config.requestValidation });
+  const validators = specValidator({ requestValidation: config.requestValidation, validatorSpecPath: contract.validatorSpecPath });
   if (options.warmUp ?? true) {
-    const warmed = await warmUpValidators(validators);
+    const warmed = await warmUpValidators(validators, operations);
     logger.info(warmed, 'validators compiled');
   }
 
@@ -97,11 +112,12 @@ export async function createApp(options: AppOptions): Promise<Express> {
   app.use(
     sequence([
       // The one match of method and path: every later step reads the operation's generated entry from it.
-      operationResolver(),
+      operationResolver(operations),
       authenticate(verifier),
       rateLimits(config.rateLimit, options.rateLimitStore ?? memoryStores(), logger, options.metrics?.rateLimitRefused),
       requireScopes(),
-      jsonBody(),
+      // The media types the operation takes (415 for another), each read by its kind under the spec's limits.
+      requestBody({ operations, fileLimitBytes: config.uploads.fileLimitBytes }),
       boundedBody(),
       // Path ids as written (`1e3` is not 1000): the validator would coerce them.
       checkPathParams(),
@@ -110,16 +126,21 @@ export async function createApp(options: AppOptions): Promise<Express> {
       // Deprecation, Sunset and Link on answers to requests that use something the spec deprecates.
       deprecationHeaders(),
       idempotencyKeyFormat(),
-      ...validators,
+      // Arrays and deepObjects as their style writes them, for the validator and the handler.
+      styledQueryParams(),
+      // The validator; HEAD of a GET is checked as that GET.
+      ...validators.map(checkedAsGet),
       rejectNulCharacters(),
       ifMatchCondition(),
       // Last before the handler: a replayed answer comes from a request that passed every check above.
       idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }),
-      operationRouter(handlers, handlerContexts({ database, logger, checkAnswers: config.responseValidation }), {
+      operationRouter(handlers, handlerContexts({ database, logger, checkAnswers: config.responseValidation, validators: responseValidators }), {
+        operations,
+        validators: responseValidators,
         checkAnswers: config.responseValidation,
       }),
     ]),
   );
-  app.use(errorMapper({ checkAnswers: config.responseValidation }));
+  app.use(errorMapper({ checkAnswers: config.responseValidation, validators: responseValidators }));
   return app;
 }

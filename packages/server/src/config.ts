@@ -7,6 +7,14 @@ import { fileURLToPath } from 'node:url';
 /** The request body limit is a product decision (1 MiB), not a setting. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * The largest uploaded file (a multipart file part, a bytes request body) whose schema states no
+ * `maxLength`: UPLOAD_FILE_LIMIT_BYTES, 10 MiB unless set. An upload is held in memory until the handler
+ * has it (a web `File`), so the setting is bounded too.
+ */
+export const DEFAULT_UPLOAD_FILE_LIMIT_BYTES = 10 * 1024 * 1024;
+const MAX_UPLOAD_FILE_LIMIT_BYTES = 256 * 1024 * 1024;
+
 /** Fixed issuer and audience of development tokens, so a dev token can never pass in production. */
 export const DEV_TOKEN_ISSUER = 'urn:invoice-api:dev';
 export const DEV_TOKEN_AUDIENCE = 'urn:invoice-api';
@@ -56,6 +64,10 @@ export interface Config {
   idempotency: {
     /** How long the answer to a request with an Idempotency-Key is kept and replayed (1 h to 30 days). */
     ttlHours: number;
+  };
+  uploads: {
+    /** The largest file of an upload whose schema states no `maxLength` (UPLOAD_FILE_LIMIT_BYTES). */
+    fileLimitBytes: number;
   };
   /** Origins allowed by CORS; empty: no CORS headers at all. */
   corsOrigins: string[];
@@ -122,6 +134,7 @@ export function loadConfig(env: Environment = process.env): Config {
       redisKeyPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'invoice-api:rate-limit:'),
     },
     idempotency: { ttlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, 1, 720) },
+    uploads: { fileLimitBytes: read.integer('UPLOAD_FILE_LIMIT_BYTES', DEFAULT_UPLOAD_FILE_LIMIT_BYTES, 1, MAX_UPLOAD_FILE_LIMIT_BYTES) },
     corsOrigins: readCorsOrigins(env),
     logLevel: read.oneOf('LOG_LEVEL', 'info', logLevels),
     logFormat: read.oneOf('LOG_FORMAT', 'auto', logFormats),

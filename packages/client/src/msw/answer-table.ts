@@ -1,5 +1,7 @@
-// The shapes of the tables `pnpm generate` writes for the MSW handlers (../../generated/msw-answers.ts).
-import type { OperationId } from '@invoice-api/contract';
+// The shapes of the tables `pnpm generate` writes for the MSW handlers (../../generated/msw-answers.ts,
+// msw-request-validators.ts), and of the set of generated tables one set of handlers serves: the
+// product's by default, a fixture spec's in the tests (`mswHandlers(tables)`).
+import type { CompiledCheck, OperationFacts, OperationId } from '@invoice-api/contract';
 
 /** A character set drawn `min` to `max` times: one step of a simple pattern. */
 export interface PatternStep {
@@ -35,11 +37,24 @@ export interface GenerationSchema {
   readonly patternPlan?: readonly PatternStep[];
 }
 
-/** One documented answer: the headers the spec requires, its named examples, its body schema. */
+/**
+ * What one media type of a documented answer is answered with. Which kind of body it is (JSON, text,
+ * bytes) is the operation table's `responseMedia`, not repeated here.
+ */
+export interface MediaAnswerFacts {
+  /** The named examples, values resolved (a media type's single `example` is named `example`). */
+  readonly examples: Readonly<Record<string, unknown>>;
+  /** JSON and text: the schema seeded data is generated from. */
+  readonly schema?: GenerationSchema;
+  /** Bytes: a small valid file of the media type, base64 (scripts/lib/sample-files.mjs). */
+  readonly sample?: string;
+}
+
+/** One documented answer: the headers the spec requires, and per media type what it is answered with. */
 export interface AnswerFacts {
   readonly headers: Readonly<Record<string, string>>;
-  readonly examples: Readonly<Record<string, unknown>>;
-  readonly schema?: GenerationSchema;
+  /** By media type, in the spec's order; empty: the answer has no body (a 204). */
+  readonly media: Readonly<Record<string, MediaAnswerFacts>>;
 }
 
 export interface MswOperationFacts {
@@ -49,4 +64,22 @@ export interface MswOperationFacts {
   readonly answers: Readonly<Record<string, AnswerFacts>>;
 }
 
-export type MswOperationTable = { readonly [K in OperationId]: MswOperationFacts };
+export type MswOperationTable<Id extends string = OperationId> = { readonly [K in Id]: MswOperationFacts };
+
+/**
+ * operationId -> request media type -> the compiled check of `{ query, body }`; the key '' checks the
+ * query of a request without a body (operations that take neither a query nor a checked body have none).
+ */
+export type RequestValidatorTable<Id extends string = OperationId> = { readonly [K in Id]?: Readonly<Record<string, CompiledCheck>> };
+
+/** The generated tables one set of handlers serves, all from one spec. */
+export interface MswTables<Id extends string = OperationId> {
+  /** The operation table (packages/contract/generated/operations.ts, or a fixture's). */
+  readonly operationTable: { readonly [K in Id]: OperationFacts };
+  readonly mswOperations: MswOperationTable<Id>;
+  readonly generationSchemas: Readonly<Record<string, GenerationSchema>>;
+  readonly requestValidators: RequestValidatorTable<Id>;
+}
+
+/** How one media type of a body is carried: an entry of the table's requestMedia / responseMedia. */
+export type MediaFacts = OperationFacts['responseMedia'][string][number];

@@ -52,11 +52,13 @@ export function boundBody(value: unknown, bounds: BodyBounds | undefined): unkno
   return value;
 }
 
-/** The middleware: runs between the body parser and the validator. */
+/** The middleware: runs between the body parser and the validator, on JSON bodies (the bounds are the JSON schema's). */
 export function boundedBody(): RequestHandler {
   return (req, res, next) => {
     const bounds = res.locals.operation?.body?.bounds;
-    if (bounds !== undefined && req.body !== undefined) req.body = boundBody(req.body, bounds);
+    // `requestMedia` is set only where the body was not read on the JSON-only path (request-body.ts).
+    const notJson = res.locals.requestMedia !== undefined && res.locals.requestMedia.kind !== 'json';
+    if (bounds !== undefined && req.body !== undefined && !notJson) req.body = boundBody(req.body, bounds);
     next();
   };
 }

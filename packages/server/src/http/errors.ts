@@ -10,6 +10,8 @@ import { answerMismatch } from './answer-check.js';
 import { bareChallenge } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
+import { unsupportedMediaType } from './media-types.js';
+import type { AnswerValidators } from './served-contract.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
 
 const internalErrorMessage = 'The service failed to handle the request. Repeating it will not help; quote the X-Request-Id when reporting it.';
@@ -17,6 +19,8 @@ const internalErrorMessage = 'The service failed to handle the request. Repeatin
 export interface ErrorMapperOptions {
   /** Check every error answer of an operation against the spec before sending it (answer-check.ts). */
   checkAnswers: boolean;
+  /** The served contract's answer validators (served-contract.ts). */
+  validators: AnswerValidators;
 }
 
 export function errorMapper(options: ErrorMapperOptions): ErrorRequestHandler {
@@ -26,15 +30,15 @@ export function errorMapper(options: ErrorMapperOptions): ErrorRequestHandler {
       next(error);
       return;
     }
-    const operationId = res.locals.operation?.operationId;
+    const operation = res.locals.operation;
     let mapped = toApiError(error, req, res);
     // An error a handler raised that the spec does not document for its operation is the service's
     // bug: logged as such (with the error it replaced as its cause), and answered as a 500. The checks
     // before the handler (token, rate limit, body, shape) answer the decided statuses of every request,
     // the health check's included, and are not the operation's answers to check.
     const mismatch =
-      options.checkAnswers && res.locals.handling === true && operationId !== undefined
-        ? answerMismatch(operationId, mapped.status, errorBody(mapped))
+      options.checkAnswers && res.locals.handling === true && operation !== undefined
+        ? answerMismatch(options.validators, operation, mapped.status, errorBody(mapped))
         : undefined;
     if (mismatch !== undefined) {
       mismatch.cause = error;
@@ -130,8 +134,13 @@ function fromValidator(error: ValidatorError, req: Request, res: Response): ApiE
       return new ApiError(405, 'method_not_allowed', 'The method is not allowed on this path.');
     case 413:
       return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
-    case 415:
+    case 415: {
+      // request-body.ts refuses a media type the operation does not take before the validator runs; this
+      // is the same answer, should the validator find one first.
+      const requestMedia = res.locals.operation?.requestMedia;
+      if (requestMedia !== undefined && requestMedia !== null) return unsupportedMediaType(requestMedia);
       return new ApiError(415, 'unsupported_media_type', 'The request body must be application/json.');
+    }
     default:
       // A response that does not match the spec lands here (500): a bug to log, not to show.
       return new ApiError(500, 'internal_error', internalErrorMessage);

@@ -7,13 +7,13 @@
 // request.
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { OperationId } from '@invoice-api/contract';
 import type { Caller, RequestContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { IdempotencyClaim } from '../idempotency/store.js';
 import type { IfMatch } from '../preconditions/entity-tag.js';
 import { answerChecker } from './answer-check.js';
-import './locals.js';
+import type { OperationEntry } from './locals.js';
+import type { AnswerValidators } from './served-contract.js';
 
 type AnswerCheck = (status: number, body: unknown) => void;
 
@@ -47,22 +47,24 @@ export interface HandlerContextOptions {
   logger: Logger;
   /** Give handlers the check of their operation's answers (RESPONSE_VALIDATION). */
   checkAnswers: boolean;
+  /** The served contract's answer validators (served-contract.ts). */
+  validators: AnswerValidators;
 }
 
 /** Makes each request's handler context; the router calls it once the operation is known. */
 export function handlerContexts(options: HandlerContextOptions): (req: Request, res: Response) => RequestContext {
-  const checks = new Map<OperationId, AnswerCheck>();
-  const checkOf = (operationId: OperationId): AnswerCheck => {
-    let check = checks.get(operationId);
+  const checks = new Map<OperationEntry, AnswerCheck>();
+  const checkOf = (operation: OperationEntry): AnswerCheck => {
+    let check = checks.get(operation);
     if (check === undefined) {
-      check = answerChecker(operationId);
-      checks.set(operationId, check);
+      check = answerChecker(options.validators, operation);
+      checks.set(operation, check);
     }
     return check;
   };
   return (_req, res) => {
-    const operationId = res.locals.operation?.operationId;
-    const check = options.checkAnswers && operationId !== undefined ? checkOf(operationId) : undefined;
+    const operation = res.locals.operation;
+    const check = options.checkAnswers && operation !== undefined ? checkOf(operation) : undefined;
     return new HandlerContext(res, options.database, options.logger, check);
   };
 }

@@ -6,16 +6,12 @@
 // would turn an oversize body in an unknown `utf-*` charset from 413 into 415.
 import express, { type RequestHandler } from 'express';
 import { BODY_LIMIT_BYTES } from '../config.js';
+import { charsetOf } from './media-types.js';
 import { noteNulEscapes } from './nul-characters.js';
 
-const options = { limit: BODY_LIMIT_BYTES, strict: false, type: 'application/json' };
-
-/** The charset parameter of a Content-Type, lower case; undefined when there is none. */
-function charsetOf(contentType: string | undefined): string | undefined {
-  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-}
-
-export function jsonBody(): RequestHandler {
+/** The parser of JSON bodies in `mediaType` (`application/json`, or another JSON type the spec names). */
+export function jsonBody(mediaType = 'application/json'): RequestHandler {
+  const options = { limit: BODY_LIMIT_BYTES, strict: false, type: mediaType };
   const withNulNote = express.json({ ...options, verify: noteNulEscapes });
   const plain = express.json(options);
   return (req, res, next) => {

@@ -13,8 +13,10 @@ export { describeJsonValue, notAnObjectIssue } from '@invoice-api/contract';
 export function requireJsonObjectBody(): RequestHandler {
   return (req, res, next) => {
     const body: unknown = req.body;
-    // undefined: no body at all (the validator decides whether one is required).
-    if (res.locals.operation?.body?.object !== true || body === undefined || isRecord(body)) {
+    // undefined: no body at all (the validator decides whether one is required). A body in another media
+    // type than JSON (request-body.ts) is not the JSON schema's to judge.
+    const media = res.locals.requestMedia;
+    if (res.locals.operation?.body?.object !== true || body === undefined || isRecord(body) || (media !== undefined && media.kind !== 'json')) {
       next();
       return;
     }

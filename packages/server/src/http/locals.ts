@@ -1,10 +1,15 @@
 // What the HTTP layer learns about a request as it passes the middleware, kept on `res.locals` under
 // typed names so that each step reads what an earlier one established without casts.
-import type { OperationId, operationTable } from '@invoice-api/contract';
+import type { OperationFacts } from '@invoice-api/contract';
 import type { Caller } from '../context.js';
+import type { MediaFacts } from './served-contract.js';
 
-/** One row of the contract's generated operation table: every fact the spec states about the operation. */
-export type OperationEntry = (typeof operationTable)[OperationId];
+/**
+ * One row of the served contract's generated operation table (served-contract.ts): every fact the spec
+ * states about the operation, typed by the fact's kind rather than the product's literal values, so
+ * that the same steps serve any spec's table.
+ */
+export type OperationEntry = OperationFacts;
 
 declare global {
   // Express's documented extension point for `res.locals` (declaration merging; a namespace is required).
@@ -21,6 +26,11 @@ declare global {
       caller?: Caller;
       /** Why the token was refused (auth.ts): `missing` or a TokenFailure; logged with the request. */
       tokenFailure?: string;
+      /**
+       * The media type the request body arrived as, one of the operation's `requestMedia` (request-body.ts);
+       * absent when there is no body, or when it was read on the JSON path of an operation taking JSON only.
+       */
+      requestMedia?: MediaFacts;
       /** The operation's path parameters, ids as checked numbers (path-ids.ts). */
       pathParams?: Record<string, number | string>;
       /** The raw body holds a `\u0000` escape, so a string in it may hold NUL (nul-characters.ts). */

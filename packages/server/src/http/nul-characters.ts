@@ -23,7 +23,8 @@ export { firstNulCharacter } from '@invoice-api/contract';
 export function rejectNulCharacters(): RequestHandler {
   return (req, res, next) => {
     // False: the raw UTF-8 body has no `\u0000`; undefined: it was not read that way (json-body.ts).
-    if (res.locals.bodyMayHoldNul === false) {
+    // Bytes are bytes (a PDF holds NULs), and are never stored as text.
+    if (res.locals.bodyMayHoldNul === false || res.locals.requestMedia?.kind === 'bytes') {
       next();
       return;
     }

@@ -1,10 +1,11 @@
-// Names the operation a request's method and path address, from the contract's operation table, before
-// anything else looks at the request: an unknown path is 404 and a known path with another method is
-// 405 (with Allow) whatever the token or body, and the later steps (token, rate limit, scope) know which
-// operation they guard. Concrete paths win over templated ones, as OpenAPI prescribes
+// Names the operation a request's method and path address, from the served contract's operation table,
+// before anything else looks at the request: an unknown path is 404 and a known path with another method
+// is 405 (with Allow) whatever the token or body, and the later steps (token, rate limit, scope) know
+// which operation they guard. Concrete paths win over templated ones, as OpenAPI prescribes
 // (`GET /2.0/delivery/issue` is 405, not a delivery with the id 'issue'), as in the validator.
+// `HEAD` of a path with a `GET` is that GET (RFC 9110 9.3.2: the same answer without its content), unless
+// the spec documents a HEAD of its own; node leaves the body out of a HEAD answer.
 import type { RequestHandler } from 'express';
-import { operationTable } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 import type { OperationEntry } from './locals.js';
 
@@ -13,9 +14,11 @@ interface CompiledPath {
   /** Templated segments: fewer means more concrete. */
   templates: number;
   operations: Map<string, OperationEntry>;
+  /** The Allow header of a 405 here: the documented methods, and HEAD wherever GET is. */
+  allow: readonly string[];
 }
 
-export type Resolution = { kind: 'operation'; operation: OperationEntry } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'unknown-path' };
+export type Resolution = { kind: 'operation'; operation: OperationEntry } | { kind: 'method-not-allowed'; allow: readonly string[] } | { kind: 'unknown-path' };
 
 export function compilePaths(entries: readonly OperationEntry[]): CompiledPath[] {
   const byPath = new Map<string, CompiledPath>();
@@ -23,10 +26,15 @@ export function compilePaths(entries: readonly OperationEntry[]): CompiledPath[]
     let compiled = byPath.get(entry.path);
     if (compiled === undefined) {
       const segments = entry.path.split('/').map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : escapeRegExp(segment)));
-      compiled = { pattern: new RegExp(`^${segments.join('/')}$`), templates: (entry.path.match(/\{/g) ?? []).length, operations: new Map() };
+      compiled = { pattern: new RegExp(`^${segments.join('/')}$`), templates: (entry.path.match(/\{/g) ?? []).length, operations: new Map(), allow: [] };
       byPath.set(entry.path, compiled);
     }
     compiled.operations.set(entry.method, entry);
+  }
+  for (const compiled of byPath.values()) {
+    const methods = new Set(compiled.operations.keys());
+    if (methods.has('GET')) methods.add('HEAD');
+    compiled.allow = [...methods].sort();
   }
   return [...byPath.values()].sort((a, b) => a.templates - b.templates);
 }
@@ -35,13 +43,13 @@ export function compilePaths(entries: readonly OperationEntry[]): CompiledPath[]
 export function resolve(paths: readonly CompiledPath[], method: string, path: string): Resolution {
   const matched = paths.find((compiled) => compiled.pattern.test(path));
   if (matched === undefined) return { kind: 'unknown-path' };
-  const operation = matched.operations.get(method);
+  const operation = matched.operations.get(method) ?? (method === 'HEAD' ? matched.operations.get('GET') : undefined);
   if (operation !== undefined) return { kind: 'operation', operation };
-  return { kind: 'method-not-allowed', allow: [...matched.operations.keys()].sort() };
+  return { kind: 'method-not-allowed', allow: matched.allow };
 }
 
-export function operationResolver(): RequestHandler {
-  const paths = compilePaths(Object.values(operationTable));
+export function operationResolver(operations: Readonly<Record<string, OperationEntry>>): RequestHandler {
+  const paths = compilePaths(Object.values(operations));
   return (req, res, next) => {
     const resolution = resolve(paths, req.method, req.path);
     switch (resolution.kind) {

@@ -30,9 +30,11 @@ export function checkPathParams(): RequestHandler {
     for (const parameter of parameters) {
       const raw = segments[parameter.segment] ?? '';
       if (parameter.id) {
-        const value = parsePathId(raw, parameter.maximum);
+        // The table gives every id its maximum; PostgreSQL's largest integer should it not.
+        const maximum = parameter.maximum ?? 2_147_483_647;
+        const value = parsePathId(raw, maximum);
         if (value === undefined) {
-          next(invalidPathId(parameter.name, parameter.maximum));
+          next(invalidPathId(parameter.name, maximum));
           return;
         }
         values[parameter.name] = value;

@@ -7,16 +7,24 @@
 // checks both, once, earlier in the decided order (401, 429, 403 before any body check).
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { numberFormats, validatorSpecPath } from '@invoice-api/contract';
+import { numberFormats } from '@invoice-api/contract';
+import { productContract } from './served-contract.js';
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
+export interface SpecValidatorOptions {
+  requestValidation: boolean;
+  /** The served contract's validator spec (served-contract.ts); default: the product's. */
+  validatorSpecPath?: string;
+}
+
 /** The validator's options, as the service uses them. */
-export function specValidatorOptions(options: { requestValidation: boolean }): ValidatorOptions {
+export function specValidatorOptions(options: SpecValidatorOptions): ValidatorOptions {
   return {
     // The bundled spec with Ajv's discriminator hints (see validatorSpecPath), which `discriminator: true`
-    // below turns on: a bad search criterion is checked against its own branch only.
-    apiSpec: validatorSpecPath,
+    // below turns on: a bad search criterion is checked against its own branch only. Its uploads
+    // (multipart files, bytes bodies) accept any value: the service checks them (scripts/lib/validator-spec.mjs).
+    apiSpec: options.validatorSpecPath ?? productContract.validatorSpecPath,
     // Every problem, so that errors.ts can report the first one in body order, not in schema order.
     // The cost is bounded by the 1 MiB body limit and the spec's maxItems/maxLength everywhere.
     // Off only in benchmarks (REQUEST_VALIDATION=off, refused in production: config.ts).
@@ -29,6 +37,10 @@ export function specValidatorOptions(options: { requestValidation: boolean }): V
     formats: Object.fromEntries(numberFormats.map(({ name, type, validate }) => [name, { type, validate }])),
     // Routing is ours (router.ts, by the operation the resolver attached); the validator only validates.
     operationHandlers: false,
+    // Multipart bodies are read by multipart-body.ts (busboy, limits from the spec, files checked for
+    // real and handed over as web Files). The validator's own reader (multer) would blank every file to
+    // '' before validating it, so that a string sent in place of a file passed.
+    fileUploader: false,
     // Schemas without $ref are compiled inline; through $ref, Ajv (allErrors) concatenates the error
     // list at every referenced element, quadratic in the number of problems.
     $refParser: { mode: 'dereference' },
@@ -39,6 +51,6 @@ export function specValidatorOptions(options: { requestValidation: boolean }): V
   };
 }
 
-export function specValidator(options: { requestValidation: boolean }): RequestHandler[] {
+export function specValidator(options: SpecValidatorOptions): RequestHandler[] {
   return OpenApiValidator.middleware(specValidatorOptions(options));
 }

@@ -16,10 +16,10 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
-import { operationTable } from '@invoice-api/contract';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import type { Caller } from '../context.js';
 import './locals.js';
+import { productContract, type MediaFacts, type ServedContract } from './served-contract.js';
 
 export interface WarmUpRequest {
   method: string;
@@ -29,29 +29,49 @@ export interface WarmUpRequest {
 }
 
 /**
- * The requests that compile every validator a real client reaches: the validator caches per method,
- * route and normalised Content-Type. GETs and an optional body: without Content-Type. A JSON body: as
- * `application/json` and with the charset parameter (`; charset=utf-8`, what many clients send).
- * A required body without Content-Type is 415 before anything is compiled, so it is not sent.
+ * The Content-Types under which a client sends a body in `media`, as the validator tells them apart:
+ * JSON and text also with the charset parameter (`; charset=utf-8`, what many clients send); multipart
+ * with a boundary, which the validator leaves out of its key.
  */
-export function warmUpRequests(): WarmUpRequest[] {
+function contentTypesOf(media: MediaFacts): string[] {
+  switch (media.kind) {
+    case 'json':
+    case 'text':
+      return [media.mediaType, `${media.mediaType}; charset=utf-8`];
+    case 'bytes':
+      return [media.mediaType];
+    case 'multipart':
+      return [`${media.mediaType}; boundary=warm-up`];
+  }
+}
+
+/**
+ * The requests that compile every validator a real client reaches: the validator caches per method,
+ * route and normalised Content-Type (a HEAD is checked as its GET: head-as-get.ts). GETs and an
+ * optional body: without Content-Type. A body: under each Content-Type of each media type the
+ * operation takes. A required body without Content-Type is 415 before anything is compiled, so it is
+ * not sent.
+ */
+export function warmUpRequests(operations: ServedContract['operations'] = productContract.operations): WarmUpRequest[] {
   const requests: WarmUpRequest[] = [];
-  for (const operation of Object.values(operationTable)) {
+  for (const operation of Object.values(operations)) {
     const path = operation.path.replace(/\{[^}]+\}/g, '1');
-    const body: { required: boolean } | null = operation.body;
+    const body = operation.requestMedia;
     if (body?.required !== true) requests.push({ method: operation.method, path });
-    if (body !== null) {
-      requests.push({ method: operation.method, path, contentType: 'application/json' });
-      requests.push({ method: operation.method, path, contentType: 'application/json; charset=utf-8' });
+    for (const media of body?.media ?? []) {
+      for (const contentType of contentTypesOf(media)) requests.push({ method: operation.method, path, contentType });
     }
   }
   return requests;
 }
 
 /** Sends every warm-up request through `validators`; resolves with how many were sent and how long it took. */
-export async function warmUpValidators(validators: readonly RequestHandler[]): Promise<{ requests: number; ms: number }> {
+export async function warmUpValidators(
+  validators: readonly RequestHandler[],
+  operations: ServedContract['operations'] = productContract.operations,
+): Promise<{ requests: number; ms: number }> {
   const startedAt = performance.now();
-  const allScopes = new Set(Object.values(operationTable).flatMap((operation) => [...operation.scopes]));
+  const allScopes = new Set(Object.values(operations).flatMap((operation) => [...operation.scopes]));
   const caller: Caller = { accountId: 1, apiKey: 'warm-up', scopes: allScopes };
 
   const app = express();
@@ -81,7 +101,7 @@ export async function warmUpValidators(validators: readonly RequestHandler[]): P
   });
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const requests = warmUpRequests();
+  const requests = warmUpRequests(operations);
   try {
     for (const warmUp of requests) {
       await send(port, agent, warmUp);

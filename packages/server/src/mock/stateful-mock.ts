@@ -2,9 +2,12 @@
 // PGlite database in memory, filled with a deterministic fixture, with every local origin allowed by
 // CORS and one extra route, `POST /__mock/reset`, that brings the fixture back. In memory nothing is
 // shared with another process, so no data-directory lock is taken and any number of mocks can run.
+// Every body the service carries (JSON, text, bytes, multipart uploads, a 204) passes through as the
+// service reads and writes it: the mock's own steps (mock-routes.ts, request-gate.ts) never read a
+// body. `api` serves another contract with its handlers (the tests' fixture spec of shapes).
 import { MemoryStore } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { createApp } from '../app.js';
+import { createApp, type ServedApi } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
@@ -30,6 +33,8 @@ export interface StatefulMockOptions {
   pgliteDataDirDump?: Blob;
   /** Compile every validator before listening (default on, as in the service); tests may skip it. */
   warmUp?: boolean;
+  /** The contract served and its handlers; default: the product's, with the service's handlers. */
+  api?: ServedApi;
 }
 
 export interface RunningStatefulMock {
@@ -79,7 +84,7 @@ export async function startStatefulMock(options: StatefulMockOptions): Promise<R
     const app = await createApp({
       config,
       database,
-      handlers: createHandlers(),
+      ...(options.api ?? { handlers: createHandlers() }),
       logger: options.logger,
       warmUp: options.warmUp ?? true,
       rateLimitStore: () => {

@@ -4,8 +4,8 @@
 // number of series stays bounded (14 operations plus `unmatched`, times the statuses each answers),
 // whatever paths clients make up.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { operationTable } from '@invoice-api/contract';
 import type { Database } from '../db/database.js';
+import { productContract, type ServedContract } from '../http/served-contract.js';
 import { droppedLogLines } from './logger.js';
 
 /** Label of requests that name no operation: unknown paths, 405s, CORS preflights, `/docs`, `/openapi.json`. */
@@ -34,7 +34,11 @@ export interface Metrics {
   databaseUnavailable(): void;
 }
 
-export function createMetrics(database: Pick<Database, 'engine' | 'poolStats'>): Metrics {
+/** `operations`: the served contract's (its rate-limit groups are counted from the start); default the product's. */
+export function createMetrics(
+  database: Pick<Database, 'engine' | 'poolStats'>,
+  operations: ServedContract['operations'] = productContract.operations,
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -59,7 +63,7 @@ export function createMetrics(database: Pick<Database, 'engine' | 'poolStats'>):
     registers: [registry],
   });
   // Every limited group starts at 0, so that a dashboard's rate() sees the series before the first 429.
-  for (const entry of Object.values(operationTable)) if (entry.rateLimitGroup !== 'none') refusals.inc({ group: entry.rateLimitGroup }, 0);
+  for (const entry of Object.values(operations)) if (entry.rateLimitGroup !== 'none') refusals.inc({ group: entry.rateLimitGroup }, 0);
   const unavailable = new Counter({
     name: 'database_unavailable_total',
     help: 'Requests answered 503 because the database could not be reached.',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { writeOnce } from '../../src/idempotency/index.js';
 import { answerMismatch } from '../../src/http/answer-check.js';
+import { productContract } from '../../src/http/served-contract.js';
 import { useTestDatabase } from '../support/databases.js';
 import { createAccount } from '../support/fixtures.js';
 import { stubHandlers } from './support/handlers.js';
@@ -114,9 +115,10 @@ describe('answers checked against the spec', () => {
   });
 
   it('accepts documented answers', () => {
+    const { operations, responseValidators } = productContract;
     const operationId: OperationId = 'listUsers';
-    expect(answerMismatch(operationId, 200, { users: [user] })).toBeUndefined();
-    expect(answerMismatch('getHealth', 503, { status: 'unavailable' })).toBeUndefined();
-    expect(answerMismatch('getInvoice', 404, { error: 'not_found', message: 'Invoice 7 not found.' })).toBeUndefined();
+    expect(answerMismatch(responseValidators, operations[operationId]!, 200, { users: [user] })).toBeUndefined();
+    expect(answerMismatch(responseValidators, operations['getHealth']!, 503, { status: 'unavailable' })).toBeUndefined();
+    expect(answerMismatch(responseValidators, operations['getInvoice']!, 404, { error: 'not_found', message: 'Invoice 7 not found.' })).toBeUndefined();
   });
 });

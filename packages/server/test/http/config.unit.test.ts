@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       auth: { mode: 'dev', keyFile: defaultDevKeyFile, issuer: DEV_TOKEN_ISSUER, audience: DEV_TOKEN_AUDIENCE },
       rateLimit: { searchPerMinute: 100, searchPerHour: 1000, perMinute: 600, redisUrl: undefined },
       idempotency: { ttlHours: 24 },
+      uploads: { fileLimitBytes: 10 * 1024 * 1024 },
       corsOrigins: [],
       logLevel: 'info',
       responseValidation: true,
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       SHUTDOWN_TIMEOUT_MS: '2500',
       DEV_KEY_FILE: '/tmp/key.json',
       IDEMPOTENCY_TTL_HOURS: '48',
+      UPLOAD_FILE_LIMIT_BYTES: '2097152',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -59,6 +61,7 @@ describe('loadConfig', () => {
       requestValidation: false,
       timeouts: { shutdownMs: 2500 },
       idempotency: { ttlHours: 48 },
+      uploads: { fileLimitBytes: 2 * 1024 * 1024 },
     });
     expect(loadConfig({ DATABASE_URL: 'memory:' }).database.url).toBe('memory:');
     expect(loadConfig({}).database.pgliteDataDir).toBeUndefined();
@@ -77,6 +80,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ IDEMPOTENCY_TTL_HOURS: '0' }, /IDEMPOTENCY_TTL_HOURS/],
     [{ IDEMPOTENCY_TTL_HOURS: '721' }, /IDEMPOTENCY_TTL_HOURS/],
+    [{ UPLOAD_FILE_LIMIT_BYTES: '0' }, /UPLOAD_FILE_LIMIT_BYTES/],
+    [{ UPLOAD_FILE_LIMIT_BYTES: String(256 * 1024 * 1024 + 1) }, /UPLOAD_FILE_LIMIT_BYTES/],
     [{ RESPONSE_VALIDATION: 'maybe' }, /RESPONSE_VALIDATION/],
     [{ REQUEST_VALIDATION: 'no' }, /REQUEST_VALIDATION/],
     [{ REDIS_URL: 'cache:6379' }, /REDIS_URL/],

@@ -16,6 +16,7 @@ import { errorMapper } from '../../src/http/errors.js';
 import { jsonBody } from '../../src/http/json-body.js';
 import type { OperationEntry } from '../../src/http/locals.js';
 import { compilePaths, resolve } from '../../src/http/operation-resolver.js';
+import { productContract } from '../../src/http/served-contract.js';
 
 type Spec = ReturnType<typeof loadSpec>;
 
@@ -66,7 +67,7 @@ describe('deprecation headers on a service whose operation table comes from a sp
       if (req.get('x-fail') !== undefined) next(new ApiError(400, 'invalid_request', 'refused on purpose'));
       else res.json({ ok: true });
     });
-    app.use(errorMapper({ checkAnswers: true }));
+    app.use(errorMapper({ checkAnswers: true, validators: productContract.responseValidators }));
     server = createServer(app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

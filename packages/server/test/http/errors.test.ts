@@ -350,7 +350,7 @@ describe('error answers', () => {
     it('answers a known path with another method with 405 and Allow', async () => {
       const response = await call('/api/v1/invoices/7', { method: 'DELETE' });
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET, PATCH');
+      expect(response.headers.get('allow')).toBe('GET, HEAD, PATCH');
       expect(await response.json()).toMatchObject({ error: 'method_not_allowed' });
     });
 
@@ -358,6 +358,17 @@ describe('error answers', () => {
       const response = await call('/2.0/delivery/issue');
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
+    });
+
+    it("answers HEAD of a GET with the GET's status and headers, without a body (not 405)", async () => {
+      const get = await call('/api/v1/users');
+      const head = await call('/api/v1/users', { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-type'), head.headers.get('content-length')]).toEqual([
+        200,
+        get.headers.get('content-type'),
+        String((await get.arrayBuffer()).byteLength),
+      ]);
+      expect(await head.text()).toBe('');
     });
 
     it('answers a body over 1 MiB with 413', async () => {

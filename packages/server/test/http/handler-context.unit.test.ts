@@ -9,6 +9,7 @@ import { operationTable } from '@invoice-api/contract';
 import type { Database } from '../../src/db/database.js';
 import { AnswerMismatch } from '../../src/http/answer-check.js';
 import { handlerContexts } from '../../src/http/handler-context.js';
+import { productContract } from '../../src/http/served-contract.js';
 
 const database = { engine: 'postgres' } as unknown as Database;
 const request = {} as Request;
@@ -41,7 +42,7 @@ describe('handlerContexts', () => {
     const caller = { accountId: 7, apiKey: 'key', scopes: new Set(['invoices:read']) };
     const idempotency = { key: 'k' };
     const ifMatch = { kind: 'any' };
-    const context = handlerContexts({ database, logger, checkAnswers: false })(
+    const context = handlerContexts({ database, logger, checkAnswers: false, validators: productContract.responseValidators })(
       request,
       responseWith({ caller, requestId: 'req-1', idempotency, ifMatch, operation: operationTable.getInvoice }),
     );
@@ -51,7 +52,10 @@ describe('handlerContexts', () => {
 
   it('logs with the request id, through one child logger made on first use', async () => {
     const { logger, lines, children } = capturingLogger();
-    const context = handlerContexts({ database, logger, checkAnswers: false })(request, responseWith({ requestId: 'req-2' }));
+    const context = handlerContexts({ database, logger, checkAnswers: false, validators: productContract.responseValidators })(
+      request,
+      responseWith({ requestId: 'req-2' }),
+    );
     expect(children()).toBe(0);
     context.log.info('first');
     context.log.warn('second');
@@ -65,7 +69,7 @@ describe('handlerContexts', () => {
 
   it("checks answers against the request's operation when answers are checked", () => {
     const { logger } = capturingLogger();
-    const contexts = handlerContexts({ database, logger, checkAnswers: true });
+    const contexts = handlerContexts({ database, logger, checkAnswers: true, validators: productContract.responseValidators });
     const context = contexts(request, responseWith({ requestId: 'req-3', operation: operationTable.getInvoice }));
     expect(context.checkAnswer).toBeTypeOf('function');
     expect(() => context.checkAnswer?.(200, { invoice: { id: 'not a number' } })).toThrow(AnswerMismatch);

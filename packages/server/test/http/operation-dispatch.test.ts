@@ -9,6 +9,7 @@ import { operationTable, type OperationId } from '@invoice-api/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/context.js';
 import { operationRouter } from '../../src/http/router.js';
+import { productContract } from '../../src/http/served-contract.js';
 import { useTestDatabase } from '../support/databases.js';
 import { stubHandlers } from './support/handlers.js';
 import { startTestService, token, type TestService } from './support/service.js';
@@ -25,6 +26,7 @@ describe('the router', () => {
   let url: string;
   let server: Server;
   const called: string[] = [];
+  const productRouting = { operations: productContract.operations, validators: productContract.responseValidators };
 
   beforeAll(async () => {
     const handlers = stubHandlers({
@@ -39,7 +41,7 @@ describe('the router', () => {
       if (req.path !== '/unresolved') res.locals.operation = operationTable.searchInvoices;
       next();
     });
-    app.use(operationRouter(handlers, () => ({}) as RequestContext, { checkAnswers: false }));
+    app.use(operationRouter(handlers, () => ({}) as RequestContext, { ...productRouting, checkAnswers: false }));
     app.use((_req, res) => {
       res.status(418).end();
     });
