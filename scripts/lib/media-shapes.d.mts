@@ -7,4 +7,8 @@ export declare function requestMedia(spec: unknown, operation: unknown, where: s
 /** Each documented status's media types; an empty list is an answer with no body. */
 export declare function responseMedia(spec: unknown, operation: unknown, where: string): OperationFacts['responseMedia'];
 /** A query parameter's style, explode (OpenAPI's defaults filled in) and the shape of its value. */
-export declare function queryStyle(spec: unknown, parameter: unknown, where: string): Pick<OperationFacts['queryParams'][number], 'style' | 'explode' | 'shape'>;
+export declare function queryStyle(
+  spec: unknown,
+  parameter: unknown,
+  where: string,
+): Pick<OperationFacts['queryParams'][number], 'style' | 'explode' | 'shape'>;

@@ -73,7 +73,8 @@ function multipartParts(spec, mediaObject, where) {
       // A part carries text or a file: a field typed otherwise would be refused by the validator,
       // which does not coerce, however a client wrote it.
       const text = property.type === 'array' ? items : property;
-      if (text?.type !== 'string') throw new Error(`${where}: the multipart field ${name} must be a string (or an array of strings): a part carries text or a file`);
+      if (text?.type !== 'string')
+        throw new Error(`${where}: the multipart field ${name} must be a string (or an array of strings): a part carries text or a file`);
       return { ...base, kind: 'field', multiple: property.type === 'array' };
     }
     return {

@@ -2,7 +2,16 @@
 export type { paths, operations, components } from '../generated/schema.js';
 export { operationTable } from '../generated/operations.js';
 export { searchRules } from '../generated/search-rules.js';
-export type { BodyBounds, DeprecationFacts, DeprecationNotice, MediaFacts, MultipartPart, OperationFacts, OperationId, RateLimitGroup } from '../generated/operations.js';
+export type {
+  BodyBounds,
+  DeprecationFacts,
+  DeprecationNotice,
+  MediaFacts,
+  MultipartPart,
+  OperationFacts,
+  OperationId,
+  RateLimitGroup,
+} from '../generated/operations.js';
 export type {
   BytesAnswerBody,
   ByteStream,
