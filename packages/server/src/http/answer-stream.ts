@@ -56,7 +56,15 @@ export function discardStream(stream: unknown): void {
  * for its log line, and the connection is cut so that the client cannot take a partial body for a
  * whole one.
  */
-export async function sendStream(res: Response, source: AsyncIterable<unknown>, limit: StreamLimit | undefined): Promise<void> {
+export function sendStream(res: Response, source: AsyncIterable<unknown>, limit: StreamLimit | undefined): Promise<void> {
+  // The request's log line waits for this (logging.ts): when the pipeline fails it destroys the answer,
+  // and that answer's 'close' may come before this function has recorded why (it does on Node 24).
+  const settled = streamTo(res, source, limit);
+  res.locals.streamSettled = settled;
+  return settled;
+}
+
+async function streamTo(res: Response, source: AsyncIterable<unknown>, limit: StreamLimit | undefined): Promise<void> {
   try {
     if (limit === undefined) await pipeline(source, res);
     else await pipeline(source, lengthCheck(limit), res);
@@ -80,6 +88,8 @@ declare global {
     interface Locals {
       /** The client went away while a streamed answer was being sent (answer-stream.ts). */
       clientLeft?: boolean;
+      /** Settles (never rejects) once a streamed answer was sent, cut or abandoned (answer-stream.ts). */
+      streamSettled?: Promise<void>;
     }
   }
 }

@@ -58,8 +58,14 @@ export function httpLogging(logger: Logger): RequestHandler {
       res.removeListener('finish', finished);
       res.removeListener('close', finished);
       res.removeListener('error', finished);
-      const { level, line, message } = lineFor(req, res, startedAt, !res.writableFinished);
-      logger[level](line, message);
+      const write = (): void => {
+        const { level, line, message } = lineFor(req, res, startedAt, !res.writableFinished);
+        logger[level](line, message);
+      };
+      // A streamed answer's failure is known only once its pipeline settled, which may be after 'close'.
+      const { streamSettled } = res.locals;
+      if (streamSettled === undefined) write();
+      else void streamSettled.then(write);
     };
     res.on('finish', finished);
     res.on('close', finished);

@@ -415,9 +415,7 @@ describe('the pipeline over every shape (fixture spec of shapes)', () => {
 
   describe('answers that break their schema', () => {
     async function failureLogged(requestId: string): Promise<string> {
-      // The line is written when the cut stream's pipeline settles, after the client saw the cut: an upper
-      // bound that only ends a wait for a line that never comes (Node 24 on a busy machine took over 1 s).
-      await expect.poll(() => captured.lines().some((line) => line.requestId === requestId && line.err !== undefined), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => captured.lines().some((line) => line.requestId === requestId && line.err !== undefined)).toBe(true);
       const line = captured.lines().find((entry) => entry.requestId === requestId && entry.err !== undefined);
       return JSON.stringify(line?.err);
     }
