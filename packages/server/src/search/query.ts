@@ -251,11 +251,16 @@ function keptCountMatch(eb: KeptCountExpressions, criterion: CriterionValues): E
  * sum is as cheap as comparing the cursor's version, so the total a cursor carries is never needed.
  */
 function keptCountsTotalQuery(db: Kysely<DatabaseSchema>, values: SearchValues) {
+  return keptCountsSum(db, values).select(currentVersionOf(db, values).as('version'));
+}
+
+/** The sum of the kept counts of the groups the criteria select (keptCountsTotalQuery). */
+function keptCountsSum(db: Kysely<DatabaseSchema>, values: SearchValues) {
   return db
     .selectFrom('invoice_counts')
     .where('account_id', '=', parameter<number>(values.accountId))
     .where((eb) => eb.and(values.criteria.map((criterion) => keptCountMatch(eb, criterion))))
-    .select([sql<number>`cast(coalesce(sum(invoices), 0) as bigint)`.as('total'), currentVersionOf(db, values).as('version')]);
+    .select(sql<number>`cast(coalesce(sum(invoices), 0) as bigint)`.as('total'));
 }
 
 /** The exact total counted, with the account's invoices_version (see currentVersionOf). */
@@ -285,6 +290,20 @@ function countedTotalQuery(db: Kysely<DatabaseSchema>, values: SearchValues, mat
     ]);
 }
 
+/**
+ * The exact total as one value, for the page's own statement: the subquery of the total statement
+ * (keptCountsTotalQuery, countedTotalQuery) as an uncorrelated scalar subquery, which PostgreSQL runs
+ * once, as an InitPlan, when the first row is produced. By cursor, the count is again in a CASE's else
+ * branch and runs only when the account's invoices_version differs from the cursor's.
+ */
+function totalValueOf(db: Kysely<DatabaseSchema>, values: SearchValues, matching: MatchingInvoices) {
+  if (totalPlan(values.criteria) === 'sum of kept counts') return sql<number>`${keptCountsSum(db, values)}`;
+  const count = matching.select((eb) => eb.fn.countAll<number>().as('total'));
+  const { cursor } = values;
+  if (cursor === undefined) return sql<number>`${count}`;
+  return sql<number>`case when ${currentVersionOf(db, values)} = ${parameter<number>(cursor.invoicesVersion)} then cast(${cursor.total} as bigint) else ${count} end`;
+}
+
 /** The statements of one search shape, built from `values` (placeholders, once per shape). */
 function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues) {
   const { cursor } = values;
@@ -292,13 +311,19 @@ function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, v
     .selectFrom('invoices')
     .where('account_id', '=', parameter<number>(values.accountId))
     .where((eb) => eb.and(values.criteria.map((criterion) => criterionExpression(eb, values.accountId, criterion))));
-  // Deferred join: the page's ids first, then their rows. Skipping `offset` rows costs only index
-  // entries when just the id is asked for (an index-only walk of (account_id, <sort>, id), migration
-  // 0001), where selecting whole rows fetches every skipped row from the heap. One statement, so it
-  // stays one round trip and the bench's SQL capture (packages/bench/src/service-sql.ts) sees it.
   const inPage = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, shape, cursor));
   const limit = parameter<number>(values.limit);
   const offset = parameter<number>(values.offset);
+  // Near the start of the result (a first page, every page by cursor, the next few by offset): the
+  // page's rows in one scan, the plan a hand-written query gets. The sort index is walked for `offset
+  // + limit` entries and each row is read from the heap once.
+  const directPage = inPage.select(invoiceColumns).orderBy(shape.orderBy, shape.direction).orderBy('id', shape.direction).limit(limit).offset(offset);
+  // Deep by offset: a deferred join, the page's ids first, then their rows. Skipping `offset` rows
+  // costs only index entries when just the id is asked for (an index-only walk of (account_id, <sort>,
+  // id), migration 0001), where selecting whole rows fetches every skipped row from the heap; each of
+  // the page's rows is then found again through the primary key (3 to 4 buffers a row, and a sort of
+  // the page). One statement either way, so it stays one round trip and the bench's SQL capture
+  // (packages/bench/src/service-sql.ts) sees it.
   const pageIds = inPage
     .select('id')
     .orderBy(shape.orderBy, shape.direction)
@@ -333,14 +358,28 @@ function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, v
       .orderBy(`invoices.${shape.orderBy}`, shape.direction)
       .orderBy('invoices.id', shape.direction);
   const total = totalPlan(values.criteria) === 'sum of kept counts' ? keptCountsTotalQuery(db, values) : countedTotalQuery(db, values, matching);
-  return { page: rowsOf(pageIds), fewMatchesPage: rowsOf(fewMatchesIds), total };
+  // The page with its total and the account's invoices_version as two more columns of every row: one
+  // statement, so one round trip, one snapshot for the page and its total, and one statement's
+  // overhead in the database (parse, plan, executor start) where page and total were two.
+  const totalColumns = [totalValueOf(db, values, matching).as('total'), currentVersionOf(db, values).as('version')] as const;
+  return {
+    directPage,
+    page: rowsOf(pageIds),
+    directPageAndTotal: directPage.select(totalColumns),
+    pageAndTotal: rowsOf(pageIds).select(totalColumns),
+    fewMatchesPage: rowsOf(fewMatchesIds),
+    total,
+  };
 }
 
 type BuiltStatements = ReturnType<typeof buildSearchStatements>;
 type RowOf<Query> = Query extends { compile(): CompiledQuery<infer Row> } ? Row : never;
 
 interface SearchTemplates {
+  directPage: StatementTemplate<RowOf<BuiltStatements['directPage']>>;
   page: StatementTemplate<RowOf<BuiltStatements['page']>>;
+  directPageAndTotal: StatementTemplate<RowOf<BuiltStatements['directPageAndTotal']>>;
+  pageAndTotal: StatementTemplate<RowOf<BuiltStatements['pageAndTotal']>>;
   fewMatchesPage: StatementTemplate<RowOf<BuiltStatements['fewMatchesPage']>>;
   total: StatementTemplate<RowOf<BuiltStatements['total']>>;
 }
@@ -355,7 +394,10 @@ function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates
     const built = buildSearchStatements(compileOnly, shape, withPlaceholders(mapSearchValues, values));
     const valueCount = valuesOf(mapSearchValues, values).length;
     return {
+      directPage: statementTemplate(built.directPage, valueCount),
       page: statementTemplate(built.page, valueCount),
+      directPageAndTotal: statementTemplate(built.directPageAndTotal, valueCount),
+      pageAndTotal: statementTemplate(built.pageAndTotal, valueCount),
       fewMatchesPage: statementTemplate(built.fewMatchesPage, valueCount),
       total: statementTemplate(built.total, valueCount),
     };
@@ -363,9 +405,24 @@ function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates
 }
 
 /**
- * The statements of a search, compiled and bound: its page (by either plan), and its total with the
- * account's invoices_version (by the plan of total-plan.ts). Apart from running them so that a test
- * can EXPLAIN the very statements the service runs.
+ * The deepest offset whose page is read in one scan (directPage) rather than by a deferred join: two
+ * pages. A row of the page costs the deferred join 3 to 4 buffers (the primary key's levels and the
+ * heap) and the one scan 1 (the heap); a skipped row costs the deferred join an index entry and the
+ * one scan at most a heap page (none on the page of a row before it). Where matching rows lie on pages
+ * of their own (one client's invoices), the one scan reads `offset + limit` heap pages against the
+ * deferred join's 3 to 4 x `limit`: at most 2 x `limit` skipped rows keeps the one scan the cheaper
+ * even on the smaller primary key of 100,000 invoices.
+ */
+export function directPageOffsetLimit(limit: number): number {
+  return 2 * limit;
+}
+
+/**
+ * The statements of a search, compiled and bound when asked for: its page (in one scan near the start
+ * of the result, by a deferred join deeper), the page with its total and the account's
+ * invoices_version as columns of every row, the page of few matches, and the total with the version
+ * alone (by the plan of total-plan.ts). Apart from running them so that a test can EXPLAIN the very
+ * statements the service runs.
  */
 export function searchStatements(accountId: number, search: ParsedSearch) {
   const binding: CursorBinding = { accountId, orderBy: search.orderBy, direction: search.direction, criteria: search.criteria };
@@ -382,14 +439,24 @@ export function searchStatements(accountId: number, search: ParsedSearch) {
   const templates = templatesFor({ orderBy: search.orderBy, direction: search.direction }, values);
   const bound = valuesOf(mapSearchValues, values);
   const hasInList = criteria.some((criterion) => criterion.operator === 'in');
+  const direct = (values.offset as number) <= directPageOffsetLimit(values.limit as number);
   return {
     binding,
     cursor,
     hasInList,
     totalPlan: totalPlan(criteria),
-    page: templates.page.bind(bound),
-    fewMatchesPage: templates.fewMatchesPage.bind(bound),
-    total: templates.total.bind(bound),
+    get page() {
+      return (direct ? templates.directPage : templates.page).bind(bound);
+    },
+    get pageAndTotal() {
+      return (direct ? templates.directPageAndTotal : templates.pageAndTotal).bind(bound);
+    },
+    get fewMatchesPage() {
+      return templates.fewMatchesPage.bind(bound);
+    },
+    get total() {
+      return templates.total.bind(bound);
+    },
   };
 }
 
@@ -422,10 +489,16 @@ async function pageAfterTotal(database: Database, statements: SearchStatements) 
   return [rows, counted] as const;
 }
 
+/**
+ * The page and its total from one statement (pageAndTotal). Its total and version are InitPlans, run
+ * when the first row is produced: a page without rows (an offset past the end, nothing matching)
+ * produces none and so answers no total, which the total statement then reads alone.
+ */
 async function pageWithTotal(database: Database, statements: SearchStatements) {
-  // Concurrent on PostgreSQL (two pool connections); PGlite queues them on its one session.
-  const [page, counted] = await Promise.all([database.db.executeQuery(statements.page), totalOf(database, statements)]);
-  return [page.rows, counted] as const;
+  const { rows } = await database.db.executeQuery(statements.pageAndTotal);
+  const first = rows[0];
+  if (first === undefined) return [rows, await totalOf(database, statements)] as const;
+  return [rows, { total: first.total, version: first.version }] as const;
 }
 
 /**
