@@ -9,7 +9,8 @@
 // whole range meets it. The same with more than two sides (interleavedRounds): each round starts one
 // side later (A B C, B C A, C A B).
 import type { RunningServer } from './child-process.js';
-import { withCpu, type Figures } from './figures.js';
+import { combineStatementCosts, type DatabaseCpuMeter, type StatementCost } from './database-cpu.js';
+import { withServerAndDatabaseCpu, type Figures } from './figures.js';
 
 export interface AbSide {
   name: string;
@@ -31,6 +32,11 @@ export interface AbSideResult {
   p50: Spread;
   /** The tail a lock queue shows first (the writes). */
   p99: Spread;
+  /** PostgreSQL's backends' CPU per request, and the process's and theirs added round by round (NaN when not measured). */
+  databaseCpuMsPerRequest: Spread;
+  totalCpuMsPerRequest: Spread;
+  /** Each statement's cost per request over all rounds, where the server has pg_stat_statements. */
+  statements: StatementCost[] | undefined;
 }
 
 export interface AbResult {
@@ -58,6 +64,11 @@ function summarise(name: string, rounds: Figures[]): AbSideResult {
     cpuMsPerRequest: spread(rounds.map((figures) => figures.cpuMsPerRequest ?? Number.NaN)),
     p50: spread(rounds.map((figures) => figures.p50)),
     p99: spread(rounds.map((figures) => figures.p99)),
+    databaseCpuMsPerRequest: spread(rounds.map((figures) => figures.databaseCpuMsPerRequest ?? Number.NaN)),
+    totalCpuMsPerRequest: spread(rounds.map((figures) => (figures.cpuMsPerRequest ?? Number.NaN) + (figures.databaseCpuMsPerRequest ?? Number.NaN))),
+    statements: rounds.every((figures) => figures.statements !== undefined)
+      ? combineStatementCosts(rounds.map((figures) => ({ requests: figures.requests, statements: figures.statements ?? [] })))
+      : undefined,
   };
 }
 
@@ -71,6 +82,8 @@ export interface RoundsOptions {
   warmUp(url: string): Promise<unknown>;
   /** A fresh process per side and round (the default), or one per side for all its rounds. */
   processes?: AbProcesses;
+  /** Also measure what PostgreSQL's backends spend in each round (database-cpu.ts). */
+  database?: DatabaseCpuMeter;
   log(line: string): void;
 }
 
@@ -114,7 +127,7 @@ export async function interleavedRounds(options: RoundsOptions): Promise<AbSideR
         if (keepProcesses) kept[index] = server;
         options.log(`  round ${round + 1}/${options.rounds}: ${side.name}`);
         try {
-          const measured = await withCpu(server, () => options.measure(server.url));
+          const measured = await withServerAndDatabaseCpu(server, options.database, () => options.measure(server.url));
           if (measured.errors > 0)
             options.log(
               `  round ${round + 1}/${options.rounds}: ${side.name}: ${measured.errors} failed, the first: ${measured.firstFailure ?? 'not described'}`,

@@ -66,15 +66,27 @@ async function search(request: IncomingMessage, response: ServerResponse): Promi
   // Parsed as every request's body is, whether or not its statements were captured before.
   JSON.parse(text === '' ? '{}' : text);
   const statements = await searchStatementsFor(text);
-  // Page and count at once on two pool connections, as the service runs them.
-  const [page, count] = await Promise.all([
-    pool.query<Record<string, unknown>>(statements.page.text, statements.page.values),
-    pool.query<{ total: number }>(statements.count.text, statements.count.values),
-  ]);
-  const total = count.rows[0]?.total ?? 0;
+  // As the service runs them: the page with its total in one statement (the total alone when the page
+  // has no row), or page and count at once on two pool connections.
+  let rows: Array<Record<string, unknown>>;
+  let total: number;
+  if (statements.pageCarriesTotal) {
+    ({ rows } = await pool.query<Record<string, unknown>>(statements.page.text, statements.page.values));
+    total =
+      rows.length > 0
+        ? Number(rows[0]?.['total'])
+        : ((await pool.query<{ total: number }>(statements.count.text, statements.count.values)).rows[0]?.total ?? 0);
+  } else {
+    const [page, count] = await Promise.all([
+      pool.query<Record<string, unknown>>(statements.page.text, statements.page.values),
+      pool.query<{ total: number }>(statements.count.text, statements.count.values),
+    ]);
+    rows = page.rows;
+    total = count.rows[0]?.total ?? 0;
+  }
   send(response, 200, {
-    data: page.rows.map((row) => ({ ...row, amount: Number(row['amount']) })),
-    pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + page.rows.length < total },
+    data: rows.map(({ total: _total, version: _version, ...row }) => ({ ...row, amount: Number(row['amount']) })),
+    pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + rows.length < total },
   });
 }
 

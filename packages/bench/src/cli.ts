@@ -112,7 +112,8 @@ if (options.compare !== undefined) {
   const base = profiles[options.profile ?? 'quick'];
   const profile = {
     ...base,
-    ...(options.secondsGiven ? { measure: { seconds: options.seconds } } : {}),
+    measure: options.secondsGiven ? { seconds: options.seconds } : base.compare.measure,
+    abProcesses: base.compare.processes,
     ...(options.rounds === undefined ? {} : { abRounds: options.rounds }),
     ...(options.warmUpRequests === undefined ? {} : { abWarmUpRequests: options.warmUpRequests }),
   };

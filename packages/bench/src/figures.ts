@@ -1,4 +1,5 @@
 // One measurement's figures, whatever produced the load (autocannon, the raw SQL loop, a single client).
+import type { DatabaseCpuMeter, StatementCost } from './database-cpu.js';
 
 export interface Figures {
   requestsPerSecond: number;
@@ -12,6 +13,10 @@ export interface Figures {
   firstFailure?: string;
   /** CPU milliseconds the measured server process spent per completed request, when measured. */
   cpuMsPerRequest?: number;
+  /** CPU milliseconds PostgreSQL's backends spent per completed request, when measured (database-cpu.ts). */
+  databaseCpuMsPerRequest?: number;
+  /** What each statement cost per request, where the server has pg_stat_statements (database-cpu.ts). */
+  statements?: StatementCost[];
 }
 
 /** How long (or how much) each measurement runs: seconds of load, or a fixed number of requests. */
@@ -47,6 +52,19 @@ export async function withCpu(server: CpuMeter, run: () => Promise<Figures>): Pr
   const figures = await run();
   const after = await server.cpuMs();
   return { ...figures, cpuMsPerRequest: figures.requests > 0 ? (after - before) / figures.requests : Number.NaN };
+}
+
+/**
+ * Runs one measurement and adds the CPU time `server` spent on it, and with `database` what
+ * PostgreSQL's backends spent (and each statement cost), per completed request.
+ */
+export async function withServerAndDatabaseCpu(server: CpuMeter, database: DatabaseCpuMeter | undefined, run: () => Promise<Figures>): Promise<Figures> {
+  if (database === undefined) return withCpu(server, run);
+  const { result, cost } = await database.measure(
+    () => withCpu(server, run),
+    (figures) => figures.requests,
+  );
+  return { ...result, databaseCpuMsPerRequest: cost.cpuMsPerRequest, ...(cost.statements === undefined ? {} : { statements: cost.statements }) };
 }
 
 /** A measure cut in two halves (at least one second, or one request, each). */

@@ -2,7 +2,7 @@
 // keep-alive agent. A service's graceful stop lets idle keep-alive connections run out the timeout its
 // last answer advertised before it exits; fetch's connection pool cannot be told to let go of them,
 // this agent can, so that stopping a server (child-process.ts) does not wait seconds for nothing.
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 
 const agent = new Agent({ keepAlive: true });
 
@@ -16,6 +16,7 @@ export interface SendOptions {
 export interface Answer {
   status: number;
   text: string;
+  headers: IncomingHttpHeaders;
 }
 
 /** A request on a kept connection that was reset before any answer came (see `send`). */
@@ -26,7 +27,7 @@ function attempt(url: URL, options: SendOptions, signal: AbortSignal): Promise<A
     const outgoing = request(url, { method: options.method, headers: options.headers, agent, signal }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: incoming.headers }));
       incoming.on('error', reject);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {

@@ -11,7 +11,7 @@ import { runRawSqlOneSession } from './raw-sql.js';
 import { benchAccountId, searchScenarios, type SearchScenario } from './scenarios.js';
 import { searchOnce } from './search-bench.js';
 import { raisedRateLimits } from './service.js';
-import { serviceSearchStatements } from './service-sql.js';
+import { searchRun, serviceSearchStatements } from './service-sql.js';
 import { openDatabase } from './server-modules.js';
 
 const pgliteServiceEntry = fileURLToPath(new URL('./pglite-service.ts', import.meta.url));
@@ -42,9 +42,7 @@ export async function benchPglite(
     for (const scenario of scenarios) {
       log(`  PGlite raw SQL: ${scenario.name}`);
       const statements = await serviceSearchStatements(benchAccountId, scenario.body);
-      rawFigures.push(
-        await runRawSqlOneSession((statement) => sql.query(statement.text, statement.values), [statements.page, statements.count], profile.pgliteMeasure),
-      );
+      rawFigures.push(await runRawSqlOneSession((statement) => sql.query(statement.text, statement.values), searchRun(statements), profile.pgliteMeasure));
     }
   } finally {
     await database.close();

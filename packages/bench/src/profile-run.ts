@@ -5,13 +5,15 @@
 // warm-up are left out by their timestamps). For a read or a search, express alone (bare-server.ts's
 // handler as the only route of an express 5 app) is profiled next under the same load, and each
 // package's CPU per request is set beside the service's: the CPU target is a multiple of express
-// alone's, and this says which package spends the difference.
+// alone's, and this says which package spends the difference. Then the hand-wired peer
+// (peer-server.ts), the same way: where the service spends more or less than what a team would write.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInvoiceId } from './bench-invoice.js';
 import { startBare } from './bare.js';
+import { startPeer } from './peer.js';
 import type { RunningServer } from './child-process.js';
 import {
   monotonicMicroseconds,
@@ -93,6 +95,19 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
         renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, floor.summary, floor.figures.requests), 'express alone'),
         '',
         renderProfileSummary(floor.summary, floor.figures.requests),
+      );
+      const peer = await profiled('hand-wired peer', (nodeArgs) => startPeer({ databaseUrl: url, devKeyFile, nodeArgs }));
+      lines.push(
+        '',
+        '## Beside the hand-wired peer (peer-server.ts: the same duties, each library as its README shows), under the same load',
+        '',
+        figuresLine(peer.figures),
+        '',
+        'Main-thread self time per request by package, largest difference first (negative: the peer spends more). Profiled one after the other, not interleaved.',
+        '',
+        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, peer.summary, peer.figures.requests), 'the peer'),
+        '',
+        renderProfileSummary(peer.summary, peer.figures.requests),
       );
     }
     return lines.join('\n');

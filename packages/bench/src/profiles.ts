@@ -35,8 +35,20 @@ export interface Profile {
    * for V8 to have optimised the request path, or the first round of each side measures the JIT.
    */
   abWarmUpRequests: number;
-  /** A fresh process per A/B round and side, or one per side where the figures mean nothing (ab.ts). */
+  /**
+   * A fresh process per A/B round and side, or one per side (ab.ts): where the figures mean nothing
+   * (smoke), and in the quick run, whose budget the starts and warm-ups of fresh processes would take.
+   */
   abProcesses: AbProcesses;
+  /** The search table's warm-up of the service and the bare handler, per scenario and side, before any is measured. */
+  searchWarmUp: Measure;
+  /**
+   * The search table measures the service and the bare handler in alternating halves (service, bare,
+   * bare, service) so that both meet the same drift; without, one measurement each (service, bare).
+   */
+  alternateHalves: boolean;
+  /** `--compare DIR`'s rounds: their length and processes (its before/after is read from them). */
+  compare: { measure: Measure; processes: AbProcesses };
   /** Connections of every load generator: autocannon, the raw SQL loop, the bare handler's pool. */
   connections: number;
 }
@@ -70,19 +82,30 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     abRounds: 3,
     abWarmUpRequests: 3_000,
     abProcesses: 'fresh per round',
+    searchWarmUp: { seconds: 1 },
+    alternateHalves: true,
+    compare: { measure: { seconds: 10 }, processes: 'fresh per round' },
   },
+  // Within 5 minutes on two cores: measurements of 1 s (autocannon's shortest), the search table's
+  // sides one after the other instead of in alternating halves, its warm-up by requests instead of a
+  // second per scenario, and every A/B section on one process per side (warmed once by the same
+  // 3,000 requests: a service's CPU per request still falls until about 2,000), where fresh processes
+  // per round spent most of the run starting and warming processes. The full run keeps them.
   quick: {
     name: 'quick',
     postgres: dataset(100_000),
     pglite: dataset(20_000),
-    measure: { seconds: 2 },
+    measure: { seconds: 1 },
     pgliteMeasure: { requests: 10 },
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(100_000),
     connections: 10,
     abRounds: 3,
     abWarmUpRequests: 3_000,
-    abProcesses: 'fresh per round',
+    abProcesses: 'one per side',
+    searchWarmUp: { requests: 50 },
+    alternateHalves: false,
+    compare: { measure: { seconds: 2 }, processes: 'fresh per round' },
   },
   smoke: {
     name: 'smoke',
@@ -98,6 +121,9 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     abWarmUpRequests: 50,
     // Its figures mean nothing: a fresh process per round would only add service starts to the suite.
     abProcesses: 'one per side',
+    searchWarmUp: { requests: 10 },
+    alternateHalves: true,
+    compare: { measure: { requests: 20 }, processes: 'one per side' },
   },
 };
 

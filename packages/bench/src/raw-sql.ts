@@ -1,4 +1,4 @@
-// The database's limit for a scenario: the service's statements (page, then count) run back to back
+// The database's limit for a scenario: the service's statements (a search's page with its total, or page then count) run back to back
 // from a tight loop on N concurrent pg connections, with no HTTP and no JSON in between.
 import pg from 'pg';
 import { figuresFromLatencies, type Figures, type Measure } from './figures.js';

@@ -50,6 +50,8 @@ export interface RunResults {
   /** Single-client medians of the two deep-page plans (ms), when measured. */
   deepPagePlans: { naive: number; deferredJoin: number } | undefined;
   notes: string[];
+  /** Seconds each part of the run took, in run order (the report's last table). */
+  parts?: ReadonlyArray<{ name: string; seconds: number }>;
 }
 
 /** The database is the limit when Node alone nearly keeps up with the raw SQL; otherwise Node is. */
@@ -138,7 +140,8 @@ function cpuTable(rows: readonly SearchRow[]): string {
 
 const spreadCell = (value: Spread, format: (n: number) => string): string => `${format(value.median)} (${format(value.min)} to ${format(value.max)})`;
 
-function abSideRow(side: AbSideResult): Cell[] {
+function abSideRow(side: AbSideResult, withDatabase: boolean): Cell[] {
+  const cpu = (value: Spread): string => (Number.isFinite(value.median) ? spreadCell(value, (n) => n.toFixed(3)) : 'n/a');
   return [
     side.name,
     spreadCell(side.requestsPerSecond, (n) => formatNumber(n)),
@@ -147,14 +150,28 @@ function abSideRow(side: AbSideResult): Cell[] {
     spreadCell(side.p99, (n) => formatNumber(n)),
     side.rounds.map((round) => formatNumber(round.requestsPerSecond)).join(', '),
     String(side.rounds.reduce((sum, round) => sum + round.errors, 0)),
+    ...(withDatabase ? [cpu(side.databaseCpuMsPerRequest), cpu(side.totalCpuMsPerRequest)] : []),
   ];
 }
 
-/** Interleaved rounds as a table: the median and range of each side, its req/s round by round. */
+/**
+ * Interleaved rounds as a table: the median and range of each side, its req/s round by round; and,
+ * when the rounds measured PostgreSQL's CPU, its CPU per request and the process's and its together.
+ */
 export function abSidesTable(sides: readonly AbSideResult[]): string {
+  const withDatabase = sides.some((side) => Number.isFinite(side.databaseCpuMsPerRequest.median));
   return markdownTable(
-    ['side', 'req/s median (range)', 'CPU ms/req median (range)', 'p50 ms median (range)', 'p99 ms median (range)', 'req/s per round', 'errors'],
-    sides.map(abSideRow),
+    [
+      'side',
+      'req/s median (range)',
+      'CPU ms/req median (range)',
+      'p50 ms median (range)',
+      'p99 ms median (range)',
+      'req/s per round',
+      'errors',
+      ...(withDatabase ? ["PostgreSQL's CPU ms/req median (range)", 'process + PostgreSQL ms/req median (range)'] : []),
+    ],
+    sides.map((side) => abSideRow(side, withDatabase)),
   );
 }
 
@@ -180,7 +197,8 @@ export function renderReport(results: RunResults): string {
   out.push('');
   out.push(`Machine: ${machine.cores} cores (nproc), ${machine.cpuModel}; memory ${machine.memory}; Node ${machine.node}; ${machine.postgres}.`);
   out.push(
-    `Load: ${results.connections} connections per generator, ${describeMeasure(profile.measure)} per measurement, all on loopback. ` +
+    `Load: ${results.connections} connections per generator, ${describeMeasure(profile.measure)} per measurement, all on loopback` +
+      `${profile.alternateHalves ? ' (the service and the bare handler in alternating halves: service, bare, bare, service)' : ' (the service, then the bare handler)'}. ` +
       'The service runs with RAISED RATE LIMITS (100,000,000 per window for every policy) so that the limiter is in the path but never refuses.',
   );
   out.push('');
@@ -270,6 +288,21 @@ export function renderReport(results: RunResults): string {
     out.push('');
     out.push('Notes:');
     for (const note of results.notes) out.push(`- ${note}`);
+  }
+  if (results.parts !== undefined && results.parts.length > 0) {
+    const total = results.parts.reduce((sum, part) => sum + part.seconds, 0);
+    out.push('');
+    out.push('## Run time by part');
+    out.push('');
+    out.push(
+      markdownTable(
+        ['part', 'seconds', 'share'],
+        [
+          ...results.parts.map((part): Cell[] => [part.name, part.seconds.toFixed(1), `${Math.round((part.seconds / total) * 100)}%`]),
+          ['all parts', total.toFixed(1), '100%'],
+        ],
+      ),
+    );
   }
   return out.join('\n');
 }

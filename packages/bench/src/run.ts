@@ -63,9 +63,23 @@ function singleClientMeasure(profile: Profile): Measure {
   return profile.name === 'smoke' ? { requests: 10 } : { requests: profile.name === 'quick' ? 30 : 60 };
 }
 
+/** Seconds each part of the run took, in run order: where a run's time goes (the quick run's budget). */
+class PartClock {
+  readonly parts: Array<{ name: string; seconds: number }> = [];
+  #since = performance.now();
+
+  /** Ends the part that ran since the last call (or the start) under `name`. */
+  end(name: string): void {
+    const now = performance.now();
+    this.parts.push({ name, seconds: (now - this.#since) / 1000 });
+    this.#since = now;
+  }
+}
+
 export async function runBenchmark(options: RunOptions): Promise<string> {
   const { profile, log } = options;
   const notes: string[] = [];
+  const clock = new PartClock();
   const databaseName = options.databaseName ?? `bench_${profile.name}`;
   const url = databaseUrl(options.postgresServerUrl, databaseName);
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-'));
@@ -77,6 +91,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
   try {
     log(`generate: timing node scripts/generate.mjs --force`);
     const generateSeconds = timeGenerate();
+    clock.end('timing pnpm generate');
 
     await createDatabaseIfMissing(options.postgresServerUrl, databaseName);
     const database = await openDatabase({ url });
@@ -86,6 +101,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     } finally {
       await database.close();
     }
+    clock.end('data set (loaded, or reused and vacuumed)');
 
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 6 * 3600 });
     log('starting the service and the bare handler');
@@ -103,8 +119,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       token,
       connections: profile.connections,
       measure: profile.measure,
+      warmUpEach: profile.searchWarmUp,
+      alternateHalves: profile.alternateHalves,
       log,
     });
+    clock.end('search table: service, raw SQL, bare Node (every scenario)');
 
     log(
       'single-client checks: broad filters (a first page against its next page by cursor, or against its count(*)), the deep page against the naive OFFSET plan',
@@ -154,12 +173,18 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         naiveP50: deepPagePlans.naive,
       })),
     );
+    clock.end('single-client checks (first pages, deep pages)');
     // The smoke run only proves that the worst-case searches run and print; its timings mean nothing.
     const worstCaseRequests = profile.name === 'smoke' ? 1 : 10;
     notes.push(...(await worstCaseLines('PostgreSQL', service.url, token, worstCaseRequests)));
+    clock.end('worst cases (PostgreSQL)');
 
     const sections: ReportSection[] = [];
-    for (const section of extraSections) sections.push(await section({ profile, databaseUrl: url, service, token, devKeyFile, log }));
+    for (const section of extraSections) {
+      const made = [await section({ profile, databaseUrl: url, service, token, devKeyFile, log })].flat();
+      sections.push(...made);
+      clock.end(made.map((each) => each.title).join('; '));
+    }
 
     log('writes: issue and create');
     const draftsNeeded = 'seconds' in profile.measure ? profile.measure.seconds * 2_000 + 1_000 : profile.measure.requests + profile.connections;
@@ -167,6 +192,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const issue = await withCpu(service, () => benchIssue(service.url, token, drafts, profile.connections, profile.measure));
     const createInvoice = await withCpu(service, () => benchCreateInvoice(service.url, token, drafts.contactId, profile.connections, profile.measure));
     const peakRssMiB = await service.peakRssMiB();
+    clock.end('writes: issue and create');
     // The A/B below starts its own processes: this one would only take CPU from them.
     await service.stop();
     running.splice(running.indexOf(service), 1);
@@ -191,6 +217,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         log,
       }),
     };
+    clock.end('validation on vs off');
     notes.push(
       'REQUEST_VALIDATION=off exists for this measurement only: the service refuses it with NODE_ENV=production, and a service without request validation hands unchecked input to its handlers.',
     );
@@ -199,6 +226,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log, async (pgliteUrl) => {
       notes.push(...(await worstCaseLines('PGlite', pgliteUrl, token, worstCaseRequests)));
     });
+    clock.end('PGlite');
 
     const results: RunResults = {
       profile,
@@ -217,6 +245,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
       pgliteInvoices: profile.pglite.invoices,
       deepPagePlans,
       notes,
+      parts: clock.parts,
     };
     return renderReport(results);
   } finally {

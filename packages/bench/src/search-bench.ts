@@ -6,7 +6,7 @@ import { combineFigures, halfOf, withCpu, type Figures, type Measure } from './f
 import { runHttpLoad } from './http-load.js';
 import { runRawSql } from './raw-sql.js';
 import { benchAccountId, type SearchScenario } from './scenarios.js';
-import { serviceGetInvoiceStatement, serviceSearchStatements, type Statement } from './service-sql.js';
+import { searchRun, serviceGetInvoiceStatement, serviceSearchStatements, type Statement } from './service-sql.js';
 
 export interface SearchRow {
   scenario: SearchScenario;
@@ -22,6 +22,10 @@ export interface SearchBenchOptions {
   token: string;
   connections: number;
   measure: Measure;
+  /** Each scenario's warm-up of both processes before any scenario is measured. */
+  warmUpEach: Measure;
+  /** Service and bare handler in alternating halves of `measure` (service, bare, bare, service), or one `measure` each. */
+  alternateHalves: boolean;
   log: (line: string) => void;
 }
 
@@ -57,11 +61,10 @@ export function scenarioOnce(url: string, token: string, scenario: SearchScenari
   return runHttpLoad({ url, method: 'GET', path: scenario.getPath, headers: { authorization: `Bearer ${token}` }, connections, measure, expectStatus: 200 });
 }
 
-/** The statements the service runs for the scenario, in its order (a search: page, then count). */
+/** The statements the service runs for the scenario, in its order (a search: its page with the total, or page and count). */
 export async function scenarioStatements(scenario: SearchScenario): Promise<Statement[]> {
   if (scenario.getInvoiceId !== undefined) return [await serviceGetInvoiceStatement(benchAccountId, scenario.getInvoiceId)];
-  const statements = await serviceSearchStatements(benchAccountId, scenario.body);
-  return [statements.page, statements.count];
+  return searchRun(await serviceSearchStatements(benchAccountId, scenario.body));
 }
 
 export async function benchSearches(scenarios: readonly SearchScenario[], options: SearchBenchOptions): Promise<SearchRow[]> {
@@ -70,10 +73,9 @@ export async function benchSearches(scenarios: readonly SearchScenario[], option
   // Both processes see every request shape before the first measurement, so that the first scenarios
   // do not measure the service's JIT warming up (a bare handler has much less code to optimise).
   options.log('  warming the service and the bare handler with every scenario');
-  const warmUpEach: Measure = 'seconds' in options.measure ? { seconds: 1 } : warmUp;
   for (const scenario of scenarios) {
-    await scenarioOnce(options.service.url, options.token, scenario, options.connections, warmUpEach);
-    await scenarioOnce(options.bare.url, options.token, scenario, options.connections, warmUpEach);
+    await scenarioOnce(options.service.url, options.token, scenario, options.connections, options.warmUpEach);
+    await scenarioOnce(options.bare.url, options.token, scenario, options.connections, options.warmUpEach);
   }
   for (const scenario of scenarios) {
     options.log(`  ${scenario.getPath === undefined ? 'search' : 'read'}: ${scenario.name}`);
@@ -82,14 +84,17 @@ export async function benchSearches(scenarios: readonly SearchScenario[], option
     await scenarioOnce(options.bare.url, options.token, scenario, options.connections, warmUp);
     // Service and bare handler in two halves each, service-bare-bare-service: the machine's other load
     // drifts over seconds, and this way both sides meet the same drift (their CPU ratio is the target).
-    const half = halfOf(options.measure);
-    const measure = (server: RunningServer) => withCpu(server, () => scenarioOnce(server.url, options.token, scenario, options.connections, half));
-    const service1 = await measure(options.service);
-    const bare1 = await measure(options.bare);
-    const bare2 = await measure(options.bare);
-    const service2 = await measure(options.service);
+    // Without alternating halves (the quick run), one measurement each.
+    const each = options.alternateHalves ? halfOf(options.measure) : options.measure;
+    const measure = (server: RunningServer) => withCpu(server, () => scenarioOnce(server.url, options.token, scenario, options.connections, each));
+    const services: Figures[] = [await measure(options.service)];
+    const bares: Figures[] = [await measure(options.bare)];
+    if (options.alternateHalves) {
+      bares.push(await measure(options.bare));
+      services.push(await measure(options.service));
+    }
     const rawSql = await runRawSql(statements, { url: options.databaseUrl, connections: options.connections, measure: options.measure });
-    rows.push({ scenario, service: combineFigures([service1, service2]), rawSql, bareNode: combineFigures([bare1, bare2]) });
+    rows.push({ scenario, service: combineFigures(services), rawSql, bareNode: combineFigures(bares) });
   }
   return rows;
 }

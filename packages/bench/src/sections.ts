@@ -2,7 +2,7 @@
 // the worst-case `in` lists, ...): each is one function here, run against the started service after
 // the searches, and printed after the single-client checks. Adding one is adding it to the list.
 import type { RunningServer } from './child-process.js';
-import { expressFloorSection } from './express-floor.js';
+import { handWiredSections } from './hand-wired.js';
 import type { Profile } from './profiles.js';
 import { startupSection } from './startup-time.js';
 import { tracingCostSection } from './tracing-cost.js';
@@ -33,6 +33,7 @@ export interface ReportSection {
   targets: SectionTarget[];
 }
 
-export type SectionBench = (context: SectionContext) => Promise<ReportSection>;
+/** One measurement's section, or several made from the same rounds. */
+export type SectionBench = (context: SectionContext) => Promise<ReportSection | ReportSection[]>;
 
-export const extraSections: SectionBench[] = [expressFloorSection, startupSection, tracingCostSection];
+export const extraSections: SectionBench[] = [handWiredSections, startupSection, tracingCostSection];

@@ -4,6 +4,7 @@
 export { openDatabase, type Database } from '../../server/src/db/database.js';
 export { migrate, migrateDownTo } from '../../server/src/db/migrate.js';
 export { typeParsers } from '../../server/src/db/type-parsers.js';
+export { DEV_TOKEN_AUDIENCE, DEV_TOKEN_ISSUER } from '../../server/src/config.js';
 export { mintDevToken } from '@invoice-api/server/dev-token';
 export { parseSearchRequest, searchInvoices } from '../../server/src/search/index.js';
 export { createHandlers } from '../../server/src/operations/index.js';

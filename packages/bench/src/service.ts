@@ -1,6 +1,7 @@
 // The service under test, started the way an operator starts it (packages/server/src/main.ts compiled
 // by `pnpm build`, in its own process, configured by environment), with the rate limits raised so the benchmark measures
 // capacity instead of the limiter.
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
 
@@ -22,9 +23,21 @@ export interface ServiceOptions {
   nodeArgs?: readonly string[];
   /** Another checkout's main.ts (compare-run.ts); default this tree's. */
   entry?: string;
+  /** Keep the Prometheus metrics (METRICS_PORT on a free port), as the hand-wired peer keeps its histogram. */
+  metrics?: boolean;
 }
 
-export function startService(options: ServiceOptions): Promise<RunningServer> {
+/** A TCP port nothing listens on right now (the kernel's pick). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningServer> {
+  const metrics: Record<string, string> = options.metrics === true ? { METRICS_PORT: String(await freePort()) } : {};
   return startServer({
     entry: options.entry ?? serviceEntry,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
@@ -35,6 +48,7 @@ export function startService(options: ServiceOptions): Promise<RunningServer> {
       DEV_KEY_FILE: options.devKeyFile,
       REDIS_URL: '',
       ...raisedRateLimits,
+      ...metrics,
       ...options.env,
     },
   });

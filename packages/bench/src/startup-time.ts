@@ -8,14 +8,13 @@
 // makes before it runs node (generated code and build up to date).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './cpu-time.js';
 import { closeIdleConnections, send } from './http-request.js';
 import type { ReportSection, SectionContext } from './sections.js';
-import { raisedRateLimits, serviceEntry } from './service.js';
+import { freePort, raisedRateLimits, serviceEntry } from './service.js';
 import { markdownTable, type Cell } from './table.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,14 +28,6 @@ interface StartFigure {
   wallMs: number;
   /** The service's CPU (all threads) until then. */
   cpuMs: number;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function healthy(url: string): Promise<boolean> {

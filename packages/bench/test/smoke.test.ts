@@ -88,6 +88,29 @@ describe('pnpm bench -- --smoke', () => {
         new RegExp(`^Reading: express 5 alone, with the same handler and no middleware, spends [\\d.]+x bare Node's CPU per request of '${scenario}'`, 'm'),
       );
     }
+    // What a team would write by hand: the service and the hand-wired peer in the same rounds, median
+    // (range) per side, then the ratios the targets read and each target's row.
+    const peerStart = stdout.indexOf('## What a team would write by hand: getInvoice and a search');
+    expect(peerStart, 'the hand-wired peer section').toBeGreaterThan(-1);
+    const peerSection = stdout.slice(peerStart, stdout.indexOf('\n## ', peerStart + 1));
+    for (const scenario of ['getInvoice', 'client_id =']) {
+      const scenarioStart = peerSection.indexOf(`### ${scenario}\n`);
+      expect(scenarioStart, `hand-wired peer: ${scenario}`).toBeGreaterThan(-1);
+      const nextScenario = peerSection.indexOf('\n### ', scenarioStart + 1);
+      const part = peerSection.slice(scenarioStart, nextScenario === -1 ? undefined : nextScenario);
+      for (const name of ['service', 'hand-wired peer']) {
+        const cells = row(part, name);
+        expect(cells, `hand-wired peer ${scenario}: ${name}`).toBeDefined();
+        for (const cell of cells!.slice(1, 5)) expect(cell, `hand-wired peer ${scenario}: ${name}`).toMatch(/^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/);
+        expect(cells![6], `hand-wired peer ${scenario}: ${name}\n${abFailures}`).toBe('0');
+      }
+      for (const name of ['process CPU per request', 'requests per second']) {
+        const cells = row(part, name);
+        expect(cells, `hand-wired peer ${scenario}: ${name}`).toBeDefined();
+        expect(cells![1], name).toMatch(/^[\d.]+x \([\d.]+x to [\d.]+x\)$/);
+      }
+      expect(stdout).toMatch(new RegExp(`\\| ${scenario}: the service's process CPU per request <= 0\\.8x the hand-wired peer's, whole range +\\| [\\d.]+x`));
+    }
     // Tracing's cost: the service without the preload, with it and tracing off, and tracing on exporting
     // to a loopback receiver, median (range) per side, then the two comparisons.
     const tracingStart = stdout.indexOf('## What tracing costs: off, and on with every request exported');
@@ -104,6 +127,9 @@ describe('pnpm bench -- --smoke', () => {
       expect(cells, `tracing cost: ${name}`).toBeDefined();
       for (const cell of cells!.slice(1, 3)) expect(cell, name).toMatch(/^(no measurable difference \(ranges overlap\)|[\d.]+x \(range [\d.]+x to [\d.]+x\))$/);
     }
+    // Where the run's time went, part by part.
+    expect(stdout).toMatch(/## Run time by part\n/);
+    expect(stdout).toMatch(/\| all parts +\| [\d.]+ +\| 100% +\|/);
     expect(stdout).toMatch(/RAISED RATE LIMITS/);
     expect(stdout).toMatch(/\| pnpm generate \(--force\) < 5 s +\| [\d.]+ s/);
     expect(stdout).toMatch(/\| service peak RSS \(VmHWM\) +\| [\d,.]+ MiB/);
