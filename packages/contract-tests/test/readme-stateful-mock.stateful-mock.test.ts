@@ -1,7 +1,9 @@
 // The stateful mock's section of the client's guide (packages/client/README.md), run as written:
 // `pnpm mock:stateful` started with the guide's own small-fixture line (only the port replaced by a
-// free one), its printed banner, and the create / search / reset calls against it. A mock of its
-// own: the reset would disturb the shared one.
+// free one), its printed banner, the create / search / reset calls against it, and the example app's
+// dev server pointed at it. The block's two other start lines differ only in their options: those are
+// read by the command's own parser and must mean what the lines' comments say (a start takes seconds
+// of CPU each). A mock of its own: the reset would disturb the shared one.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../scripts/lib/prism.mjs';
 import { freePort } from '../src/service.js';
 import { pnpmShellFunction } from '../../../scripts/lib/pnpm-command.mjs';
+import { startBlock } from '../../../scripts/lib/readme-blocks.mjs';
+import { configFor, parseMockArguments } from '../../server/src/mock/cli.js';
 
 const run = promisify(execFile);
 const guide = 'packages/client/README.md';
@@ -83,6 +87,42 @@ describe("the client guide's stateful mock section", () => {
     expect(printed).toContain('fixture: seed 20260101, 300 invoices');
     expect(printed).toMatch(/^ {2}export TOKEN=[\w-]+\.[\w-]+\.[\w-]+$/m);
     expect(printed).toContain(`curl -s -X POST ${url}/__mock/reset`);
+  });
+
+  it('the other start lines: the options mean what their comments say', () => {
+    const lines = shBlockWith('pnpm mock:stateful --invoices 300')
+      .split('\n')
+      .filter((line) => line.startsWith('pnpm mock:stateful'));
+    expect(lines).toHaveLength(3);
+    const [defaults, , other] = lines.map((line) => {
+      const parsed = parseMockArguments(line.replace(/#.*$/, '').trim().split(/\s+/).slice(2));
+      if (parsed === 'help') throw new Error(`${line}: --help`);
+      return { line, port: configFor(parsed, {}).port, fixture: parsed.fixture };
+    });
+    expect(defaults?.line).toMatch(/# http:\/\/127\.0\.0\.1:4010, the demo data: 5,000 invoices, 70 deliveries$/);
+    expect(defaults).toMatchObject({ port: 4010, fixture: { seed: 20260101, invoices: 5000, deliveries: 70 } });
+    expect(other?.line).toMatch(/--seed 7 --invoices 20000 +# other data, more of it/);
+    expect(other).toMatchObject({ port: 4010, fixture: { seed: 7, invoices: 20000, deliveries: 70 } });
+  });
+
+  it("the example app's dev server against it: the mock's address and a token it takes, from the app's origin", async () => {
+    const block = shBlockWith('VITE_API_BASE_URL=http://127.0.0.1:4010');
+    const app = await startBlock(`${block.trim().replaceAll('http://127.0.0.1:4010', url)} --port ${await freePort()}`, {
+      ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/,
+      env,
+      timeoutMs: 120_000,
+    });
+    try {
+      const appUrl = app.match[1] ?? '';
+      const main = await (await fetch(`${appUrl}/src/main.ts`)).text();
+      const appEnv = JSON.parse(/import\.meta\.env = (\{[^}]*\})/.exec(main)?.[1] ?? '{}') as Record<string, string>;
+      expect(appEnv.VITE_API_BASE_URL).toBe(url);
+      const answer = await fetch(`${url}/api/v1/users`, { headers: { Origin: appUrl, Authorization: `Bearer ${appEnv.VITE_API_TOKEN}` } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(appUrl);
+    } finally {
+      await app.stop();
+    }
   });
 
   it('the create, the search that finds it, and the reset, as written', async () => {

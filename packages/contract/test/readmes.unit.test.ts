@@ -1,8 +1,9 @@
 // The READMEs (the root one and each guide) as a newcomer follows them: every relative link leads to a
 // file that exists and, with a `#anchor`, to a heading of that file (GitHub's slugs); every `pnpm`
 // command names a script that exists; and a code block that names its source file in its first line
-// shows that file's text verbatim. What the blocks do when run is tested where they are run (the
-// readme-*.test.ts files and the client's readme tests).
+// shows that file's text verbatim. What the blocks do when run is tested where they are run: which
+// test runs or checks each block is listed in readme-blocks.unit.test.ts, which also fails on a block
+// that no test covers and that does not say why it is not run.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

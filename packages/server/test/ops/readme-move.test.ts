@@ -1,6 +1,6 @@
 // The service guide's "Outgrowing one machine" steps (packages/server/README.md), run as written: the
-// backup, the new database and the copy, then a service started with the environment of the guide's
-// start line. Only the database's name (unique per run), the backup directory (a temporary one) and the data directory (a small
+// backup, the new database and the copy (whose output has the lines of the guide's sample), then a
+// service started with the environment of the guide's start line. Only the database's name (unique per run), the backup directory (a temporary one) and the data directory (a small
 // seeded one, as PGLITE_DATA_DIR) differ; the start line's long-running `pnpm start` is replaced by
 // the same start in-process (startService), so nothing outlives the test.
 import { execFile } from 'node:child_process';
@@ -20,6 +20,7 @@ import { startService } from '../../src/service.js';
 import { adminDatabaseUrl, databaseHookTimeoutMs, pgliteTemplate, uniqueDatabaseName } from '../support/databases.js';
 import { testKeyFile } from '../http/support/service.js';
 import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
+import { fencedBlocks } from '../../../../scripts/lib/readme-blocks.mjs';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -98,6 +99,23 @@ describe("the service guide's steps of the move to PostgreSQL", () => {
     expect(stdout).toContain(`Backed up ${dataDir} to ${workDir}/backups/before-the-move.tar.gz`);
     expect(stdout).toMatch(/\ninvoices +40 +40 +([0-9a-f]{16}) +\1\n/);
     expect(stdout).toContain('Every table matches: same row count and checksum on both sides.');
+    // The guide's sample of that output has the same lines (its counts and checksums are the demo data's).
+    const shown = fencedBlocks(await readFile(join(repoRoot, guide), 'utf8')).find(
+      (block) => block.heading === '### Outgrowing one machine' && block.firstLine.startsWith('Copied the embedded database in'),
+    );
+    const printed = stdout.split('\n').map((line) => line.trim().split(/\s+/).join(' '));
+    const sample = (shown?.text ?? '').split('\n').map((line) => line.trim().split(/\s+/).join(' '));
+    expect(sample[0]).toBe('Copied the embedded database in /repo/.data/pglite to postgres://postgres@127.0.0.1:5432/invoices.');
+    expect(printed).toContain(`Copied the embedded database in ${dataDir} to postgres://postgres@127.0.0.1:5432/${databaseName}.`);
+    for (const line of sample.slice(1).filter((text) => text !== '...')) {
+      const row = /^(\w+) \d+ \d+ [0-9a-f]{16} [0-9a-f]{16}$/.exec(line);
+      if (row === null) expect(printed, line).toContain(line);
+      else
+        expect(
+          printed.some((text) => new RegExp(`^${row[1]} (\\d+) \\1 ([0-9a-f]{16}) \\2$`).test(text)),
+          line,
+        ).toBe(true);
+    }
 
     // The start line's environment, as written (with this run's database), minus its fixed port.
     const startLine = ours(lines[firstStart] ?? '');

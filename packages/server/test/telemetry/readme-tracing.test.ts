@@ -178,12 +178,8 @@ describe("the service guide's tracing steps", () => {
       `the OTLP endpoint line with ${marker} exports the request's server span as OTLP/protobuf`,
       async () => {
         const block = await tracingBlock(`OTEL_EXPORTER_OTLP_ENDPOINT=${jaegerEndpoint} ${marker}`);
-        const script = block
-          .split('\n')
-          // Jaeger's container is the receiver's stand-in here.
-          .filter((line) => !line.startsWith('docker run'))
-          .join('\n')
-          .replaceAll(jaegerEndpoint, receiver.url);
+        // The receiver stands in for Jaeger, whose container the guide starts in a block of its own.
+        const script = block.replaceAll(jaegerEndpoint, receiver.url);
         const before = receiver.exports.length;
         const step = await startStep(script, environment);
         try {
