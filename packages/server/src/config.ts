@@ -54,6 +54,8 @@ export interface Config {
     /** Unset: PGlite under .data/; `memory:`: PGlite in memory; `postgres://…`: PostgreSQL. */
     url: string | undefined;
     poolSize: number;
+    /** Name each statement on PostgreSQL so that it is parsed and planned once per connection (prepared-statements.ts). */
+    preparedStatements: boolean;
     /** PGlite's data directory when `url` is unset; undefined: `.data/pglite` at the repository root. */
     pgliteDataDir: string | undefined;
   };
@@ -151,7 +153,7 @@ export function loadConfig(env: Environment = process.env): Config {
 }
 
 /**
- * The database settings alone (DATABASE_URL, DATABASE_POOL_SIZE, PGLITE_DATA_DIR), read as the service
+ * The database settings alone (DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_PREPARED_STATEMENTS, PGLITE_DATA_DIR), read as the service
  * reads them: the database commands (db:check-totals, db:backup, db:restore, db:copy) open the same
  * database, and run where the rest of the configuration (tokens, ports) is absent or belongs elsewhere.
  */
@@ -159,6 +161,7 @@ export function loadDatabaseConfig(env: Environment = process.env): Config['data
   return {
     url: readDatabaseUrl(env),
     poolSize: reader(env).integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
+    preparedStatements: reader(env).oneOf('DATABASE_PREPARED_STATEMENTS', 'on', ['on', 'off'] as const) === 'on',
     pgliteDataDir: readPgliteDataDir(env),
   };
 }

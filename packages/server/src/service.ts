@@ -35,7 +35,12 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel, config.logFormat)): Promise<RunningService> {
-  const database = await openDatabase({ url: config.database.url, poolSize: config.database.poolSize, dataDir: config.database.pgliteDataDir });
+  const database = await openDatabase({
+    url: config.database.url,
+    poolSize: config.database.poolSize,
+    preparedStatements: config.database.preparedStatements,
+    dataDir: config.database.pgliteDataDir,
+  });
   let redis: ReturnType<typeof createRedisClient> | undefined;
   let metricsServer: RunningMetricsServer | undefined;
   let backupSocket: BackupSocket | undefined;

@@ -10,6 +10,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { defaultMaxNamedStatements, preparingPool, StatementNames } from './prepared-statements.js';
 import type { DatabaseSchema } from './schema.js';
 import { acquireSingleWriterLock, type SingleWriterLock } from './single-writer-lock.js';
 import { typeParsers } from './type-parsers.js';
@@ -50,6 +51,8 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** Maximum pool connections on PostgreSQL (default 10). Ignored by PGlite, which is one session. */
   poolSize?: number;
+  /** PostgreSQL only: name statements so that each is parsed and planned once per connection (default on). */
+  preparedStatements?: boolean;
   /**
    * PGlite only: start from this dumped data directory (`dumpDataDir()`) instead of running initdb,
    * which takes seconds. Tests keep one dump of a fresh cluster and start every instance from it.
@@ -70,7 +73,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     return openPglite(url === 'memory:' ? undefined : (options.dataDir ?? defaultPgliteDataDir), options.pgliteDataDirDump);
   }
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    return openPostgres(url, options.poolSize ?? 10);
+    return openPostgres(url, options.poolSize ?? 10, options.preparedStatements ?? true);
   }
   // Never echo the URL: it may carry a password.
   throw new Error('DATABASE_URL must be empty, "memory:", or start with postgres:// or postgresql://');
@@ -115,7 +118,7 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
   }
 }
 
-function openPostgres(connectionString: string, poolSize: number): Database {
+function openPostgres(connectionString: string, poolSize: number, preparedStatements: boolean): Database {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
@@ -135,7 +138,8 @@ function openPostgres(connectionString: string, poolSize: number): Database {
   // A client checked out by a query has no pool listener: when its connection dies mid-request it
   // emits 'error' on itself, which would stop the process. The query itself still rejects (-> 503).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const kyselyPool = preparedStatements ? preparingPool(pool, new StatementNames(defaultMaxNamedStatements)) : pool;
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
   return wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
 }
 
