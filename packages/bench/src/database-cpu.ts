@@ -4,7 +4,9 @@
 //
 // CPU: the postmaster's children are listed (/proc/<postmaster>/task/<postmaster>/children) and each
 // one's process title says what it is: `postgres: <user> <database> <host>(<port>) <state>` for a
-// client backend, `postgres: parallel worker for PID <leader>` for a parallel worker. A side's work
+// client backend, `postgres: parallel worker for PID <leader>` for a parallel worker, each after the
+// server's `cluster_name` where it has one (`postgres: 15/main: ...` on Debian's clusters). A
+// measurement that found no backend of the database at all reports no figure rather than 0. A side's work
 // is the CPU of every client backend of the benchmark database (but the meter's own connection) and
 // of every parallel worker whose leader is one of them. The list is sampled when a measurement starts,
 // every `intervalMs` while it runs and when it ends; each process's CPU is its last reading minus its
@@ -59,12 +61,19 @@ interface StatementCounters {
 
 const sampleIntervalMs = 50;
 
-/** The process title of a client backend of `database`, and of a parallel worker. */
-function roleOf(title: string, database: string): { kind: 'backend' } | { kind: 'worker'; leader: number } | undefined {
-  const worker = /^postgres: parallel worker for PID (\d+)/.exec(title);
+/**
+ * What the process titled `title` is to the meter: a client backend of `database`, a parallel worker,
+ * or neither. `clusterName` is the server's `cluster_name` setting ('' when unset), which PostgreSQL
+ * writes into every title after `postgres: `.
+ */
+export function roleOf(title: string, database: string, clusterName: string): { kind: 'backend' } | { kind: 'worker'; leader: number } | undefined {
+  const prefix = clusterName === '' ? 'postgres: ' : `postgres: ${clusterName}: `;
+  if (!title.startsWith(prefix)) return undefined;
+  const rest = title.slice(prefix.length);
+  const worker = /^parallel worker for PID (\d+)/.exec(rest);
   if (worker !== null) return { kind: 'worker', leader: Number(worker[1]) };
-  // `postgres: <user> <database> <host>(<port>) ...` or `[local]`: user and database are the next two words.
-  const backend = /^postgres: (\S+) (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
+  // `<user> <database> <host>(<port>) ...` or `[local]`: user and database are the first two words.
+  const backend = /^(\S+) (\S+) (?:\S+\(\d+\)|\[local\])/.exec(rest);
   if (backend !== null && backend[2] === database) return { kind: 'backend' };
   return undefined;
 }
@@ -86,13 +95,15 @@ export class DatabaseCpuMeter {
   readonly #client: pg.Client;
   readonly #postmaster: number;
   readonly #database: string;
+  readonly #clusterName: string;
   readonly #ownBackend: number;
   readonly #statements: boolean;
 
-  private constructor(client: pg.Client, postmaster: number, database: string, ownBackend: number, statements: boolean) {
+  private constructor(client: pg.Client, postmaster: number, database: string, clusterName: string, ownBackend: number, statements: boolean) {
     this.#client = client;
     this.#postmaster = postmaster;
     this.#database = database;
+    this.#clusterName = clusterName;
     this.#ownBackend = ownBackend;
     this.#statements = statements;
   }
@@ -105,10 +116,10 @@ export class DatabaseCpuMeter {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ pid: number; database: string; preloaded: string }>(
-        "select pg_backend_pid() as pid, current_database() as database, current_setting('shared_preload_libraries') as preloaded",
+      const { rows } = await client.query<{ pid: number; database: string; cluster: string; preloaded: string }>(
+        "select pg_backend_pid() as pid, current_database() as database, current_setting('cluster_name') as cluster, current_setting('shared_preload_libraries') as preloaded",
       );
-      const { pid, database, preloaded } = rows[0]!;
+      const { pid, database, cluster, preloaded } = rows[0]!;
       const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => undefined);
       const parent = status === undefined ? undefined : /PPid:\s+(\d+)/.exec(status)?.[1];
       if (parent === undefined) {
@@ -122,7 +133,7 @@ export class DatabaseCpuMeter {
           () => false,
         );
       }
-      return new DatabaseCpuMeter(client, Number(parent), database, pid, statements);
+      return new DatabaseCpuMeter(client, Number(parent), database, cluster, pid, statements);
     } catch (error) {
       await client.end();
       throw error;
@@ -142,7 +153,7 @@ export class DatabaseCpuMeter {
     const workers: Array<[number, number]> = [];
     for (const [pid, title] of titles) {
       if (title === undefined || pid === this.#ownBackend) continue;
-      const role = roleOf(title, this.#database);
+      const role = roleOf(title, this.#database, this.#clusterName);
       if (role?.kind === 'backend') backends.add(pid);
       else if (role?.kind === 'worker') workers.push([pid, role.leader]);
     }
@@ -221,7 +232,8 @@ export class DatabaseCpuMeter {
     let cpuMs = 0;
     for (const [pid, ms] of last) cpuMs += ms - (firstSeen.get(pid) ?? 0);
     const cost: DatabaseCost = {
-      cpuMsPerRequest: requests > 0 ? cpuMs / requests : Number.NaN,
+      // No backend seen: the titles were not understood, and 0 would read as a database that did nothing.
+      cpuMsPerRequest: requests > 0 && last.size > 0 ? cpuMs / requests : Number.NaN,
       statements: this.#statements ? statementCosts(countersBefore, countersAfter, requests) : undefined,
     };
     return { result, cost };
