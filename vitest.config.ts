@@ -6,11 +6,10 @@ export default defineConfig({
   test: {
     projects: ['packages/*'],
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine. Most test
-    // files here wait on PostgreSQL, child processes or a browser rather than compute, so two files at a
-    // time keep both cores busy; each test run has its own database, so files cannot see each other.
-    // Three at a time gained about as much as one run differs from the next here, and starved the
-    // processes of the robustness files enough that a service took six times as long to start.
-    maxWorkers: 2,
+    // files here wait on PostgreSQL, child processes or a browser rather than compute, so three files at
+    // a time keep both cores busy (two left a core idle for a quarter of the run; four gained nothing
+    // over three); each test run has its own database, so files cannot see each other.
+    maxWorkers: 3,
     reporters: ['default', new SlowestTestFiles()],
     // Once per run, whichever projects run: process tests start the compiled service.
     globalSetup: ['packages/server/test/support/build-service.ts'],
