@@ -13,12 +13,9 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { seedIfEmpty } from '../../src/db/seed.js';
 import { testKeyFile, token } from '../http/support/service.js';
 import { compiledCommands, compiledMainArguments } from '../support/compiled-service.js';
-import { createPostgresDatabase, databaseHookTimeoutMs, pgliteTemplate, type ScratchPostgres } from '../support/databases.js';
+import { createPostgresDatabase, databaseHookTimeoutMs, seedPgliteDirectory, type ScratchPostgres } from '../support/databases.js';
 
 /**
  * How long a command may stay alive after its last line. Once a command has printed its result, all
@@ -125,15 +122,9 @@ function expectExit(run: CommandRun, expected: number): void {
   expect(run.code, `${run.command} exited with ${run.code}; stderr:\n${run.stderr}`).toBe(expected);
 }
 
-/** Migrates and seeds a small demo data set into a new data directory, in this process, and closes it. */
-async function seedDirectory(dataDir: string): Promise<void> {
-  const database = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
-  try {
-    await migrate(database);
-    await seedIfEmpty(database, { invoices: 60, deliveries: 6, seed: 7 });
-  } finally {
-    await database.close();
-  }
+/** A new data directory with a small demo data set (seedPgliteDirectory). */
+function seedDirectory(dataDir: string): Promise<void> {
+  return seedPgliteDirectory(dataDir, { invoices: 60, deliveries: 6, seed: 7 });
 }
 
 interface ServiceProcess {

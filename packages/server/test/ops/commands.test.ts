@@ -14,14 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { findIncompleteCopy } from '../../src/db/copy-marker.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { seedIfEmpty } from '../../src/db/seed.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { createHandlers } from '../../src/operations/index.js';
 import { backup } from '../../src/ops/backup.js';
 import { copy } from '../../src/ops/copy.js';
 import { restore } from '../../src/ops/restore.js';
-import { createPostgresDatabase, databaseHookTimeoutMs, pgliteTemplate, type ScratchPostgres } from '../support/databases.js';
+import { createPostgresDatabase, databaseHookTimeoutMs, seedPgliteDirectory, type ScratchPostgres } from '../support/databases.js';
 import { startTestService, testKeyFile, token } from '../http/support/service.js';
 import { compiledCommands } from '../support/compiled-service.js';
 import { contents, sequences } from '../support/database-contents.js';
@@ -85,13 +83,7 @@ describe('the database commands', () => {
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'db-commands-'));
     dataDir = join(workDir, 'pglite');
-    const seeded = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
-    try {
-      await migrate(seeded);
-      await seedIfEmpty(seeded, { invoices: 80, deliveries: 8, seed: 5 });
-    } finally {
-      await seeded.close();
-    }
+    await seedPgliteDirectory(dataDir, { invoices: 80, deliveries: 8, seed: 5 });
     const config = loadConfig({ PORT: '0', PGLITE_DATA_DIR: dataDir, SEED_DEMO_DATA: 'off', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent' });
     service = await startService(config, pino({ level: 'silent' }));
     bearer = await token({ accountId: 1, clientId: 'backups' });

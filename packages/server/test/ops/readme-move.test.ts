@@ -13,11 +13,8 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { seedIfEmpty } from '../../src/db/seed.js';
 import { startService } from '../../src/service.js';
-import { adminDatabaseUrl, databaseHookTimeoutMs, pgliteTemplate, uniqueDatabaseName } from '../support/databases.js';
+import { adminDatabaseUrl, databaseHookTimeoutMs, seedPgliteDirectory, uniqueDatabaseName } from '../support/databases.js';
 import { testKeyFile } from '../http/support/service.js';
 import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
 import { fencedBlocks } from '../../../../scripts/lib/readme-blocks.mjs';
@@ -62,13 +59,7 @@ describe("the service guide's steps of the move to PostgreSQL", () => {
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'readme-move-'));
     dataDir = join(workDir, 'pglite');
-    const seeded = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
-    try {
-      await migrate(seeded);
-      await seedIfEmpty(seeded, { invoices: 40, deliveries: 4, seed: 3 });
-    } finally {
-      await seeded.close();
-    }
+    await seedPgliteDirectory(dataDir, { invoices: 40, deliveries: 4, seed: 3 });
   }, setUpTimeoutMs);
 
   afterAll(async () => {

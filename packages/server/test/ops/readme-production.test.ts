@@ -13,12 +13,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { seedIfEmpty } from '../../src/db/seed.js';
 import { DataDirectoryInUseError } from '../../src/db/single-writer-lock.js';
 import { mintDevToken } from '../../src/dev/token.js';
-import { adminDatabaseUrl, databaseHookTimeoutMs, pgliteTemplate, uniqueDatabaseName } from '../support/databases.js';
+import { adminDatabaseUrl, databaseHookTimeoutMs, seedPgliteDirectory, uniqueDatabaseName } from '../support/databases.js';
 import { testKeyFile } from '../http/support/service.js';
 import { lineOf, readmeBlock, repoRoot, runBlock, startBlock } from '../../../../scripts/lib/readme-blocks.mjs';
 
@@ -72,13 +69,7 @@ describe("the service guide's production blocks", () => {
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'readme-production-'));
     dataDir = join(workDir, 'pglite');
-    const seeded = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
-    try {
-      await migrate(seeded);
-      await seedIfEmpty(seeded, { invoices: 40, deliveries: 4, seed: 3 });
-    } finally {
-      await seeded.close();
-    }
+    await seedPgliteDirectory(dataDir, { invoices: 40, deliveries: 4, seed: 3 });
   }, 3 * databaseHookTimeoutMs);
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { seedIfEmpty } from '../../src/db/seed.js';
+import { seedIfEmpty, type SeedOptions } from '../../src/db/seed.js';
 
 export type Engine = Database['engine'];
 export const engines: readonly Engine[] = ['pglite', 'postgres'];
@@ -157,4 +157,18 @@ export function useTestDatabase(engine: Engine, options: OpenTestDatabaseOptions
     if (database === undefined) throw new Error('The test database is opened in beforeAll; use it inside a test or hook.');
     return database;
   };
+}
+
+/**
+ * A new PGlite data directory, migrated and seeded with a small demo data set in this process, then
+ * closed: the directory a command or a started service is then pointed at.
+ */
+export async function seedPgliteDirectory(dataDir: string, seed: SeedOptions): Promise<void> {
+  const database = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
+  try {
+    await migrate(database);
+    await seedIfEmpty(database, seed);
+  } finally {
+    await database.close();
+  }
 }
