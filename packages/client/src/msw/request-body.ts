@@ -9,7 +9,19 @@
 // What is read is the body as the validator sees it: JSON parsed, text a string, bytes a Uint8Array,
 // multipart an object of its parts (a file part its File, a field its text; arrays where a part
 // takes several or a name repeats).
-import { jsonErrorPosition, malformedJsonMessage, type OperationFacts } from '@invoice-api/contract';
+import {
+  bodyNotUtf8,
+  bodyTooLarge,
+  fieldTooLarge,
+  fileTooLarge,
+  jsonErrorPosition,
+  malformedJsonMessage,
+  type MediaRefusal,
+  type OperationFacts,
+  tooManyParts,
+  unsupportedBodyType,
+  wrongFileType,
+} from '@invoice-api/contract';
 import type { MediaFacts } from './answer-table.js';
 import { invalid, invalidField, refusal, type Refusal } from './refusals.js';
 
@@ -39,24 +51,9 @@ function charsetOf(contentType: string | null): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
 }
 
-/** `1 MiB`, `10 MiB`, `512 KiB`, `4000 bytes`: a limit as the service words it. */
-function describeBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
-
-/** `application/json`, or `one of application/json, text/csv`. */
-function oneOf(types: readonly string[]): string {
-  return types.length === 1 ? (types[0] ?? '') : `one of ${types.join(', ')}`;
-}
-
-function unsupported(accepted: readonly string[], suffix = ''): Refusal {
-  return refusal(415, 'unsupported_media_type', `The request body must be ${oneOf(accepted)}${suffix}.`);
-}
-
-function tooLarge(limit: number): Refusal {
-  return refusal(413, 'payload_too_large', `The request body is larger than ${describeBytes(limit)}.`);
+/** A media refusal of the contract's request checks, as the handler answers it. */
+function refused(media: MediaRefusal): Refusal {
+  return refusal(media.status, media.error, media.message, {}, media.details);
 }
 
 /**
@@ -65,7 +62,7 @@ function tooLarge(limit: number): Refusal {
  */
 async function readJson(request: Request, empty: unknown): Promise<{ body: unknown } | { refusal: Refusal }> {
   const text = await request.text();
-  if (new TextEncoder().encode(text).length > bodyLimitBytes) return { refusal: tooLarge(bodyLimitBytes) };
+  if (new TextEncoder().encode(text).length > bodyLimitBytes) return { refusal: refused(bodyTooLarge(bodyLimitBytes)) };
   if (text === '') return { body: empty };
   try {
     return { body: JSON.parse(text) as unknown };
@@ -86,7 +83,7 @@ function partRefusal(name: string, value: string | File, part: Part | undefined)
   if (typeof value === 'string') {
     if (part?.kind === 'file') return invalidField(name, 'must be a file (a part with a filename), not a text field');
     if (new TextEncoder().encode(value).length > bodyLimitBytes) {
-      return refusal(413, 'payload_too_large', `The field '${name}' is larger than ${describeBytes(bodyLimitBytes)}.`);
+      return refused(fieldTooLarge(name, bodyLimitBytes));
     }
     return undefined;
   }
@@ -94,18 +91,11 @@ function partRefusal(name: string, value: string | File, part: Part | undefined)
   // A file part without a Content-Type is text/plain (RFC 7578), as the service's parser reads it.
   const type = mediaTypeOf(value.type) ?? 'text/plain';
   if (part.contentTypes.length > 0 && !part.contentTypes.includes(type)) {
-    const issue = `must be ${oneOf(part.contentTypes)}`;
-    return refusal(415, 'unsupported_media_type', `The file '${name}' is ${type}; it ${issue}.`, {}, { field: name, issue });
+    return refused(wrongFileType(name, part.contentTypes, type));
   }
   const limit = part.maxLength ?? fileLimitBytes;
   if (value.size > limit) {
-    return refusal(
-      413,
-      'payload_too_large',
-      `The file '${name}' is larger than ${describeBytes(limit)}.`,
-      {},
-      { field: name, issue: `must be at most ${limit} bytes` },
-    );
+    return refused(fileTooLarge(name, limit));
   }
   return undefined;
 }
@@ -136,7 +126,7 @@ async function readMultipart(request: Request, facts: MultipartFacts): Promise<{
     // Counted before the part is looked at: the service's parser skips a part over the count unread.
     counts[typeof value === 'string' ? 'fields' : 'files'] += 1;
     if (counts.files > limits.files || counts.fields > limits.fields) {
-      return { refusal: refusal(413, 'payload_too_large', `The request body has more parts than the ${limits.files + limits.fields} this operation takes.`) };
+      return { refusal: refused(tooManyParts(limits.files + limits.fields)) };
     }
     const part = parts.get(name);
     const problem = partRefusal(name, value, part);
@@ -164,13 +154,13 @@ export async function readBody(request: Request, requestMedia: OperationFacts['r
     return 'refusal' in json ? json : { mediaType, ...json };
   }
   const accepted = requestMedia.media.map((media) => media.mediaType);
-  if (mediaType === undefined) return requestMedia.required ? { refusal: unsupported(accepted) } : { body: undefined };
+  if (mediaType === undefined) return requestMedia.required ? { refusal: refused(unsupportedBodyType(accepted)) } : { body: undefined };
   const facts = requestMedia.media.find((media) => media.mediaType === mediaType);
-  if (facts === undefined) return { refusal: unsupported(accepted) };
+  if (facts === undefined) return { refusal: refused(unsupportedBodyType(accepted)) };
   // JSON as body-parser reads it (any `utf-*`); text in UTF-8 alone, the charset the table gives it.
   const charset = charsetOf(contentType);
   const utf8 = charset === undefined || (facts.kind === 'json' ? charset.startsWith('utf-') : charset === 'utf-8' || charset === 'utf8');
-  if ((facts.kind === 'json' || facts.kind === 'text') && !utf8) return { refusal: unsupported([facts.mediaType], ' in UTF-8') };
+  if ((facts.kind === 'json' || facts.kind === 'text') && !utf8) return { refusal: refused(bodyNotUtf8(facts.mediaType)) };
   switch (facts.kind) {
     case 'json': {
       const json = await readJson(request, {});
@@ -181,13 +171,13 @@ export async function readBody(request: Request, requestMedia: OperationFacts['r
       // at four bytes a character (the most UTF-8 spends on one).
       const limit = facts.maxLength === undefined ? bodyLimitBytes : Math.max(1, facts.maxLength * 4);
       const text = await request.text();
-      if (new TextEncoder().encode(text).length > limit) return { refusal: tooLarge(limit) };
+      if (new TextEncoder().encode(text).length > limit) return { refusal: refused(bodyTooLarge(limit)) };
       return { mediaType, body: text };
     }
     case 'bytes': {
       const bytes = new Uint8Array(await request.arrayBuffer());
       const limit = facts.maxLength ?? fileLimitBytes;
-      if (bytes.length > limit) return { refusal: tooLarge(limit) };
+      if (bytes.length > limit) return { refusal: refused(bodyTooLarge(limit)) };
       return { mediaType, body: bytes };
     }
     case 'multipart': {

@@ -24,6 +24,18 @@ export {
   parsePathId,
   pathIdProblem,
 } from './body-problems.js';
+export {
+  bodyNotUtf8,
+  bodyTooLarge,
+  describeBytes,
+  fieldTooLarge,
+  fileTooLarge,
+  oneOfMediaTypes,
+  tooManyParts,
+  unsupportedBodyType,
+  wrongFileType,
+  type MediaRefusal,
+} from './media-refusals.js';
 export { checkCriterion, isSearchableField, type CriterionProblem, type ParsedCriterion } from './criteria.js';
 export { firstSearchProblem, locateProblems, searchBodyProblem, searchRequestProblem, type LocatedProblem, type SearchProblem } from './search-problems.js';
 export { valueTypes, type SearchValue, type ValueType } from './value-types.js';

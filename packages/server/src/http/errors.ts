@@ -5,12 +5,13 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { jsonErrorPosition, malformedJsonMessage, type ApiError as ErrorBody } from '@invoice-api/contract';
 import { isDatabaseUnavailable } from '../db/database.js';
+import { BODY_LIMIT_BYTES } from '../config.js';
 import { ApiError } from '../errors.js';
 import { answerMismatch } from './answer-check.js';
 import { bareChallenge } from './auth.js';
 import { HttpError, serviceUnavailableRetryAfterSeconds } from './http-error.js';
 import './locals.js';
-import { unsupportedMediaType } from './media-types.js';
+import { bodyTooLarge, unsupportedMediaType } from './media-types.js';
 import type { AnswerValidators } from './served-contract.js';
 import { invalidRequest, type ValidatorProblem } from './validation-problems.js';
 
@@ -96,7 +97,7 @@ function fromBodyParser(error: unknown): ApiError | undefined {
       return new ApiError(400, 'invalid_request', malformedJsonMessage(jsonErrorPosition(error instanceof Error ? error.message : '')));
     }
     case 'entity.too.large':
-      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+      return bodyTooLarge(BODY_LIMIT_BYTES);
     case 'charset.unsupported':
       return new ApiError(415, 'unsupported_media_type', 'The request body must be application/json in UTF-8.');
     case 'encoding.unsupported':
@@ -133,7 +134,7 @@ function fromValidator(error: ValidatorError, req: Request, res: Response): ApiE
     case 405:
       return new ApiError(405, 'method_not_allowed', 'The method is not allowed on this path.');
     case 413:
-      return new ApiError(413, 'payload_too_large', 'The request body is larger than 1 MiB.');
+      return bodyTooLarge(BODY_LIMIT_BYTES);
     case 415: {
       // request-body.ts refuses a media type the operation does not take before the validator runs; this
       // is the same answer, should the validator find one first.

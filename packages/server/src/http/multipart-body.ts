@@ -18,10 +18,11 @@
 // The fields, the object's closedness and the required fields stay the validator's (its spec has the
 // file properties accepting any value: scripts/lib/validator-spec.mjs).
 import busboy from 'busboy';
+import { fieldTooLarge, fileTooLarge, tooManyParts, wrongFileType } from '@invoice-api/contract';
 import type { Request, RequestHandler } from 'express';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import { ApiError } from '../errors.js';
-import { describeBytes } from './media-types.js';
+import { mediaError } from './media-types.js';
 import type { FilePart, MediaFacts, MultipartPart } from './served-contract.js';
 
 type MultipartMedia = Extract<MediaFacts, { kind: 'multipart' }>;
@@ -59,22 +60,6 @@ function partLimits(media: MultipartMedia, fileLimitBytes: number): PartLimits {
 
 function invalidPart(name: string, issue: string): ApiError {
   return ApiError.invalid(name, issue);
-}
-
-function fileTooLarge(name: string, limit: number): ApiError {
-  return new ApiError(413, 'payload_too_large', `The file '${name}' is larger than ${describeBytes(limit)}.`, {
-    field: name,
-    issue: `must be at most ${limit} bytes`,
-  });
-}
-
-function wrongFileType(name: string, allowed: readonly string[], sent: string): ApiError {
-  const issue = `must be ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`}`;
-  return new ApiError(415, 'unsupported_media_type', `The file '${name}' is ${sent}; it ${issue}.`, { field: name, issue });
-}
-
-function tooManyParts(limits: PartLimits): ApiError {
-  return new ApiError(413, 'payload_too_large', `The request body has more parts than the ${limits.files + limits.fields} this operation takes.`);
 }
 
 /** Appends `value` under `name`: an array for a part that takes several, or for a name sent twice. */
@@ -138,7 +123,7 @@ export function multipartBody(media: MultipartMedia, fileLimitBytes: number): Re
       const type = info.mimeType.toLowerCase();
       if (part.contentTypes.length > 0 && !part.contentTypes.includes(type)) {
         stream.resume();
-        refuse(wrongFileType(name, part.contentTypes, type));
+        refuse(mediaError(wrongFileType(name, part.contentTypes, type)));
         return;
       }
       const limit = fileLimitOf(part, fileLimitBytes);
@@ -146,10 +131,10 @@ export function multipartBody(media: MultipartMedia, fileLimitBytes: number): Re
       let size = 0;
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > limit) refuse(fileTooLarge(name, limit));
+        if (size > limit) refuse(mediaError(fileTooLarge(name, limit)));
         else if (!settled) chunks.push(chunk);
       });
-      stream.on('limit', () => refuse(fileTooLarge(name, limit)));
+      stream.on('limit', () => refuse(mediaError(fileTooLarge(name, limit))));
       stream.on('end', () => {
         if (!settled) add(values, part, name, new File(chunks, info.filename ?? '', { type }));
       });
@@ -157,11 +142,11 @@ export function multipartBody(media: MultipartMedia, fileLimitBytes: number): Re
     parser.on('field', (name, value, info) => {
       const part = limits.parts.get(name);
       if (part?.kind === 'file') refuse(invalidPart(name, 'must be a file (a part with a filename), not a text field'));
-      else if (info.valueTruncated) refuse(new ApiError(413, 'payload_too_large', `The field '${name}' is larger than ${describeBytes(BODY_LIMIT_BYTES)}.`));
+      else if (info.valueTruncated) refuse(mediaError(fieldTooLarge(name, BODY_LIMIT_BYTES)));
       else if (info.nameTruncated) refuse(invalidPart(name.slice(0, 100), 'is not a field this request takes'));
       else add(values, part, name, value);
     });
-    const overCount = (): void => refuse(tooManyParts(limits));
+    const overCount = (): void => refuse(mediaError(tooManyParts(limits.files + limits.fields)));
     parser.on('filesLimit', overCount);
     parser.on('fieldsLimit', overCount);
     parser.on('partsLimit', overCount);
