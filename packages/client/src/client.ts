@@ -21,7 +21,7 @@ export type { AcceptOption, CallOptions, ContentTypeOption, IdempotencyKeyOption
 export type ApiClientOptions = TokenSource & {
   /** The API's base URL, e.g. `http://127.0.0.1:4010` for the mock. */
   baseUrl: string;
-  /** Injectable fetch (tests, instrumentation). Default: globalThis.fetch. */
+  /** Injectable fetch (tests, instrumentation). Default: the global fetch, as it is at each call. */
   fetch?: (request: Request) => Promise<Response>;
   /** Retry policy for safe operations and keyed writes; `false` turns retries off. */
   retry?: RetryOptions | false;
@@ -82,7 +82,10 @@ export function createContractClient<Paths extends object, Functions>(
   if (options.token !== undefined && options.getToken !== undefined) throw new TypeError('createApiClient: give token or getToken, not both');
   const validate = options.validateResponses;
   if (validate && contract.validators === undefined) throw new TypeError("createApiClient: validateResponses needs the contract's response validators");
-  const raw = createClient<Paths>({ baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  // The global fetch is looked up on every call, not once here: a test's MSW server (or any other
+  // interceptor) installed after the client was made, as a module-level client of an app is, still
+  // sees its requests.
+  const raw = createClient<Paths>({ baseUrl: options.baseUrl, fetch: options.fetch ?? ((request: Request) => globalThis.fetch(request)) });
   const refresher = options.onUnauthorized ? new TokenRefresher(options.onUnauthorized) : undefined;
   raw.use(authMiddleware(options, () => refresher?.latestToken));
   raw.use(networkErrors);

@@ -6,8 +6,7 @@
 // (`session`, `telemetry`, `baseUrl`, `token`) gets that name declared, and `import.meta.env` is typed
 // as Vite types it. What the comments of the React and onDeprecation blocks say of their types is
 // checked too, and two of the guide's claims run: the search rules the own-repository example comments
-// on, and a client made before MSW's `server.listen()` answered by MSW when given
-// `fetch: (request) => fetch(request)`.
+// on, and a client made before MSW's `server.listen()` answered by MSW.
 //
 // The guide's TanStack install line runs with the client left out (the sources stand in for the
 // tarball, which tarball.test.ts packs and installs as the guide's own-repository lines do) and
@@ -184,9 +183,9 @@ describe("the client's guide, in a frontend project", () => {
     expect(searchRules.fields.status.operators).toEqual(JSON.parse((comment ?? '').replaceAll("'", '"')));
   });
 
-  it('a client made before server.listen() is answered by MSW when it looks fetch up on every call', async () => {
+  it('a client made before server.listen() is answered by MSW: the client looks fetch up on every call', async () => {
     const baseUrl = 'https://api.example.com';
-    const early = createApiClient({ baseUrl, token: 'any-token', retry: false, fetch: (request) => fetch(request) });
+    const early = createApiClient({ baseUrl, token: 'any-token', retry: false });
     const server = setupServer(...createHandlers({ baseUrl }));
     server.listen({ onUnhandledRequest: 'error' });
     try {
