@@ -218,7 +218,7 @@ describe('retries', () => {
       'getDelivery',
       'getHealth',
     ];
-    const unsafe: OperationId[] = ['createInvoice', 'updateInvoice', 'createDelivery', 'updateDelivery', 'issueDelivery'];
+    const unsafe: OperationId[] = ['createInvoice', 'updateInvoice', 'deleteInvoice', 'createDelivery', 'updateDelivery', 'issueDelivery', 'deleteDelivery'];
     expect(safe.filter((id) => !isSafeOperation(id))).toEqual([]);
     expect(unsafe.filter((id) => isSafeOperation(id))).toEqual([]);
     // Every operation of the spec is in one of the two lists, so a new one gets classified here.

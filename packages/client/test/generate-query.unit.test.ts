@@ -36,6 +36,10 @@ describe('x-invalidates', () => {
         { operationId: 'searchInvoices', parameters: null },
         { operationId: 'getInvoice', parameters: { invoice_id: 'variables.path.invoice_id' } },
       ],
+      deleteInvoice: [
+        { operationId: 'searchInvoices', parameters: null },
+        { operationId: 'getInvoice', parameters: { invoice_id: 'variables.path.invoice_id' } },
+      ],
       createDelivery: [
         { operationId: 'listDeliveries', parameters: null },
         { operationId: 'getDelivery', parameters: { delivery_id: 'data.delivery.id' } },
@@ -45,6 +49,10 @@ describe('x-invalidates', () => {
         { operationId: 'getDelivery', parameters: { delivery_id: 'variables.body.delivery_id' } },
       ],
       updateDelivery: [
+        { operationId: 'listDeliveries', parameters: null },
+        { operationId: 'getDelivery', parameters: { delivery_id: 'variables.path.delivery_id' } },
+      ],
+      deleteDelivery: [
         { operationId: 'listDeliveries', parameters: null },
         { operationId: 'getDelivery', parameters: { delivery_id: 'variables.path.delivery_id' } },
       ],

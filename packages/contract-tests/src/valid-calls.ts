@@ -14,6 +14,7 @@ const validCalls: ValidCalls = {
   getInvoice: (api, o) => api.getInvoice(1, o),
   createInvoice: (api, o) => api.createInvoice({ client_id: 12, amount: 4200, currency: 'CHF', due_date: '2026-12-31' }, o),
   updateInvoice: (api, o) => api.updateInvoice(1, { description: 'Website relaunch' }, o),
+  deleteInvoice: (api, o) => api.deleteInvoice(1, o),
   listUsers: (api, o) => api.listUsers(o),
   getUser: (api, o) => api.getUser(1, o),
   listCompanyClients: (api, o) => api.listCompanyClients(o),
@@ -22,6 +23,7 @@ const validCalls: ValidCalls = {
   getDelivery: (api, o) => api.getDelivery(1, o),
   createDelivery: (api, o) => api.createDelivery({ contact_id: 12, items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] }, o),
   updateDelivery: (api, o) => api.updateDelivery(1, { delivery_date: '2026-11-28' }, o),
+  deleteDelivery: (api, o) => api.deleteDelivery(1, o),
   issueDelivery: (api, o) => api.issueDelivery({ delivery_id: 1, contact_id: 12, items: [{ item_id: 5001, quantity: 3, unit_price: 19.99 }] }, o),
   getHealth: (api, o) => api.getHealth(o),
 };

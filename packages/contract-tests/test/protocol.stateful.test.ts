@@ -70,7 +70,7 @@ describe.each(statefulTargets())('$name: protocol', (target) => {
     const unknown = await rawRequest(target, 'GET', '/api/v1/nothing-here', { token });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: 'not_found' });
-    const wrongMethod = await rawRequest(target, 'DELETE', '/api/v1/invoices/search', { token });
+    const wrongMethod = await rawRequest(target, 'PUT', '/api/v1/invoices/search', { token });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body).toMatchObject({ error: 'method_not_allowed' });
     expect(wrongMethod.headers.get('Allow')).toContain('POST');

@@ -28,6 +28,12 @@ const decided: Array<[string, string, string, string[], string, string]> = [
   ['getHealth', 'get', '/healthz', [], '200', 'Health'],
 ];
 
+/** Operations added since the decisions table (issue #33): a removal answers 204 with no body. */
+const removals: Array<[string, string, string[]]> = [
+  ['deleteInvoice', '/api/v1/invoices/{invoice_id}', ['invoices:write']],
+  ['deleteDelivery', '/2.0/delivery/{delivery_id}', ['deliveries:write']],
+];
+
 function operation(path: string, method: string): OperationObject {
   const item = spec.paths[path];
   if (!item) throw new Error(`no path ${path}`);
@@ -45,11 +51,20 @@ describe('the bundled spec', () => {
     expect(spec['jsonSchemaDialect']).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
-  it('has exactly the 14 operations of the decisions table', () => {
+  it('has exactly the 14 operations of the decisions table and the two removals', () => {
     const found = Object.entries(spec.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => `${method} ${path} ${(op as OperationObject).operationId}`),
     );
-    expect(found.sort()).toEqual(decided.map(([id, method, path]) => `${method} ${path} ${id}`).sort());
+    const expected = [...decided.map(([id, method, path]) => `${method} ${path} ${id}`), ...removals.map(([id, path]) => `delete ${path} ${id}`)];
+    expect(found.sort()).toEqual(expected.sort());
+  });
+
+  it.each(removals)('%s: DELETE %s needs %j and answers 204 without a body', (operationId, path, scopes) => {
+    const op = operation(path, 'delete');
+    expect(op.operationId).toBe(operationId);
+    expect(op.security).toEqual([{ oauth2: scopes }]);
+    expect(op.responses['204']).toBeDefined();
+    expect(op.responses['204']?.content).toBeUndefined();
   });
 
   it.each(decided)('%s: %s %s needs %j and answers %s with %s', (operationId, method, path, scopes, status, schema) => {

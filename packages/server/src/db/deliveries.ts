@@ -217,3 +217,8 @@ const replaceItemsStatement = templateOf(
     order by line.ordinality
     returning ${sql.join(itemColumns.map((column) => sql.ref(column)))}`),
 );
+
+/** Removes the delivery (its row is locked already) and, by the foreign key's cascade, its items. */
+export async function deleteDeliveryRow(trx: Kysely<DatabaseSchema>, accountId: number, deliveryId: number): Promise<void> {
+  await trx.deleteFrom('deliveries').where('account_id', '=', accountId).where('id', '=', deliveryId).execute();
+}

@@ -134,3 +134,8 @@ export function updateInvoice(trx: Kysely<DatabaseSchema>, accountId: number, in
     .returning(columns)
     .executeTakeFirstOrThrow();
 }
+
+/** Removes the invoice (its row is locked already); the triggers move the kept counts and the account's invoices_version. */
+export async function deleteInvoiceRow(trx: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<void> {
+  await trx.deleteFrom('invoices').where('account_id', '=', accountId).where('id', '=', invoiceId).execute();
+}

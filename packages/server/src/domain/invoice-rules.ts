@@ -78,3 +78,9 @@ export const invoiceNumberFormat = { prefix: 'INV-', digits: 6 } as const;
 export function formatInvoiceNumber(sequence: number): string {
   return `${invoiceNumberFormat.prefix}${String(sequence).padStart(invoiceNumberFormat.digits, '0')}`;
 }
+
+/** Throws 409 `invoice_locked`, naming the invoice and its status, unless the invoice is a draft: only a draft can be removed. */
+export function assertRemovable(invoice: { id: number; status: InvoiceStatus }): void {
+  if (invoice.status !== 'draft')
+    throw ApiError.conflict('invoice_locked', `Invoice ${invoice.id} is '${invoice.status}': only a draft invoice can be removed.`);
+}

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { RequestContext } from '../context.js';
 import { takeNextNumber } from '../db/accounts.js';
 import {
+  deleteDeliveryRow,
   findDelivery,
   insertDeliveryRow,
   isUnknownContact,
@@ -172,3 +173,17 @@ async function refuseIssue(trx: Kysely<DatabaseSchema>, accountId: number, deliv
   assertDraft({ id: deliveryId, status });
   throw new Error(`Delivery ${deliveryId} matched no draft yet has status ${status}`);
 }
+
+export const deleteDelivery: Handler<'deleteDelivery', RequestContext> = async (request, context) => {
+  const accountId = accountOf(context);
+  const deliveryId = request.params.delivery_id;
+  await context.db.db.transaction().execute(async (trx) => {
+    const delivery = await lockForCondition('delivery', context.ifMatch, () => lockDeliveryRow(trx, accountId, deliveryId));
+    if (delivery === undefined) throw notFound(deliveryId);
+    // Under the row lock, before the state check: a stale If-Match is 412 even on an issued delivery.
+    assertIfMatch(context.ifMatch, entityTag(delivery.id, delivery.version), `Delivery ${deliveryId}`);
+    assertDraft(delivery);
+    await deleteDeliveryRow(trx, accountId, deliveryId);
+  });
+  return { status: 204 };
+};

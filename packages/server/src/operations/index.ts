@@ -15,6 +15,7 @@ export function createHandlers(): HandlerMap<RequestContext> {
     getInvoice: invoices.getInvoice,
     createInvoice: invoices.createInvoice,
     updateInvoice: invoices.updateInvoice,
+    deleteInvoice: invoices.deleteInvoice,
     listUsers: directory.listUsers,
     getUser: directory.getUser,
     listCompanyClients: directory.listCompanyClients,
@@ -24,6 +25,7 @@ export function createHandlers(): HandlerMap<RequestContext> {
     getDelivery: deliveries.getDelivery,
     updateDelivery: deliveries.updateDelivery,
     issueDelivery: deliveries.issueDelivery,
+    deleteDelivery: deliveries.deleteDelivery,
     getHealth: health.getHealth,
   };
 }

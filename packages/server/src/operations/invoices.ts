@@ -10,6 +10,7 @@ import {
   findInvoice,
   insertInvoice,
   insertWithNextNumber,
+  deleteInvoiceRow,
   invoiceNumberConstraint,
   lockInvoice,
   updateInvoice as writeInvoiceChanges,
@@ -19,7 +20,7 @@ import {
 } from '../db/invoices.js';
 import { toInvoice } from '../db/mappers.js';
 import type { DatabaseSchema } from '../db/schema.js';
-import { planInvoiceUpdate } from '../domain/invoice-rules.js';
+import { assertRemovable, planInvoiceUpdate } from '../domain/invoice-rules.js';
 import { ApiError } from '../errors.js';
 import { writeOnce } from '../idempotency/index.js';
 import { assertIfMatch, entityTag, lockForCondition } from '../preconditions/index.js';
@@ -135,4 +136,20 @@ export const updateInvoice: Handler<'updateInvoice', RequestContext> = async (re
     if (request.body.invoice_number !== undefined && isUniqueViolation(error, invoiceNumberConstraint)) throw duplicateNumber(request.body.invoice_number);
     throw error;
   }
+};
+
+export const deleteInvoice: Handler<'deleteInvoice', RequestContext> = async (request, context) => {
+  const accountId = accountOf(context);
+  const invoiceId = request.params.invoice_id;
+  await context.db.db.transaction().execute(async (trx) => {
+    // The account before the invoice, as every invoice write (see lockAccountForInvoiceWrite).
+    await lockAccountForInvoiceWrite(trx, accountId);
+    const current = await lockForCondition('invoice', context.ifMatch, () => lockInvoice(trx, accountId, invoiceId));
+    if (current === undefined) throw notFound(invoiceId);
+    // Under the row lock, before the state check: a stale If-Match is 412 whatever the status.
+    assertIfMatch(context.ifMatch, entityTag(current.id, current.version), `Invoice ${invoiceId}`);
+    assertRemovable(current);
+    await deleteInvoiceRow(trx, accountId, invoiceId);
+  });
+  return { status: 204 };
 };

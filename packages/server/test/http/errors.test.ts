@@ -348,9 +348,9 @@ describe('error answers', () => {
     });
 
     it('answers a known path with another method with 405 and Allow', async () => {
-      const response = await call('/api/v1/invoices/7', { method: 'DELETE' });
+      const response = await call('/api/v1/invoices/7', { method: 'PUT' });
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET, HEAD, PATCH');
+      expect(response.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH');
       expect(await response.json()).toMatchObject({ error: 'method_not_allowed' });
     });
 

@@ -32,12 +32,14 @@ const handlers = stubHandlers({
   createInvoice: notFound,
   getInvoice: notFound,
   updateInvoice: notFound,
+  deleteInvoice: notFound,
   getUser: notFound,
   getCompanyClient: notFound,
   createDelivery: notFound,
   getDelivery: notFound,
   updateDelivery: notFound,
   issueDelivery: notFound,
+  deleteDelivery: notFound,
 });
 
 describe('validator warm-up', () => {
