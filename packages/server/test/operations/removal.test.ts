@@ -9,6 +9,7 @@ import { compareInvoiceCounts } from '../../src/db/invoice-counts.js';
 import { createHandlers } from '../../src/operations/index.js';
 import { engines, useTestDatabase } from '../support/databases.js';
 import { createAccount, type TestAccount } from '../support/fixtures.js';
+import { accountCalls } from '../http/support/account-calls.js';
 import { startTestService, token, type TestService } from '../http/support/service.js';
 
 describe.each(engines)('removal on %s', (engine) => {
@@ -28,22 +29,11 @@ describe.each(engines)('removal on %s', (engine) => {
   });
   afterAll(() => service?.close());
 
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, as = bearer) =>
-    fetch(`${service.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${as}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  const newInvoice = async (status: 'draft' | 'sent' = 'draft') => {
-    const response = await call('POST', '/api/v1/invoices', { client_id: account.clientIds[0], amount: 5, currency: 'CHF', due_date: '2026-12-31', status });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { invoice: { id: number } }).invoice.id;
-  };
-  const newDelivery = async () => {
-    const response = await call('POST', '/2.0/delivery', { contact_id: account.clientIds[0] });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { delivery: { id: number } }).delivery.id;
-  };
+  const { call, newInvoice, newDelivery } = accountCalls(
+    () => service.url,
+    () => bearer,
+    () => account,
+  );
   const totalOf = async (criteria: unknown[] = []) => {
     const response = await call('POST', '/api/v1/invoices/search', { criteria });
     expect(response.status).toBe(200);
