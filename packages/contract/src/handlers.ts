@@ -165,16 +165,22 @@ type ParametersOf<O, Where extends 'path' | 'query'> = O extends { parameters: {
     : Record<string, never>;
 
 /**
- * Headers a handler must set itself: `Location` (201s) and `ETag`, where the spec declares them on that
- * answer. The others (request id, rate limits, replay marker) belong to the HTTP layer.
+ * Headers the HTTP layer sets on every answer that carries them (request id, rate limits, the replay
+ * marker, challenges, `Retry-After`, `Allow`): a handler never writes these.
  */
-type HandlerHeaders<R> = R extends { headers: { Location: unknown; ETag: unknown } }
-  ? { headers: { Location: string; ETag: string } }
-  : R extends { headers: { Location: unknown } }
-    ? { headers: { Location: string } }
-    : R extends { headers: { ETag: unknown } }
-      ? { headers: { ETag: string } }
-      : { headers?: never };
+type LayerHeader = 'X-Request-Id' | 'RateLimit' | 'RateLimit-Policy' | 'Idempotent-Replayed' | 'WWW-Authenticate' | 'Retry-After' | 'Allow';
+
+/** The header names a response declares, without openapi-typescript's `[name: string]: unknown`. */
+type DeclaredHeaderNames<R> = R extends { headers: infer Headers }
+  ? keyof { [Name in keyof Headers as string extends Name ? never : Name extends LayerHeader ? never : Name]: true } & string
+  : never;
+
+/**
+ * Headers a handler must set itself: every header the spec declares on that answer that the HTTP layer
+ * does not set (`Location` on a 201, `ETag`, `Content-Disposition` on a file), each a string. An answer
+ * that declares none takes no `headers`.
+ */
+type HandlerHeaders<R> = [DeclaredHeaderNames<R>] extends [never] ? { headers?: never } : { headers: { [Name in DeclaredHeaderNames<R>]: string } };
 
 /**
  * One media type's answer. `Named`: the status has several media types, so `mediaType` is required,
