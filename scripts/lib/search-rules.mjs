@@ -183,6 +183,7 @@ export function searchRules(spec) {
   return {
     /** The request body schema these rules read: an operation whose body is this schema is a search. */
     requestSchema: 'InvoiceSearchRequest',
+    criteriaBodies: criteriaBodies(schemas, Object.keys(properties)),
     fields,
     valueRules,
     valueTypes: valueTypes(schemas),
@@ -202,6 +203,24 @@ export function searchRules(spec) {
       order_direction: properties.order_direction.default,
     },
   };
+}
+
+/**
+ * Every request body schema whose `criteria` are SearchCriterion items (the search's, the export's),
+ * with its top-level properties: the search's rules and words apply to each, for the properties it
+ * has. A body that names a property the search does not have would need rules of its own: refused.
+ */
+function criteriaBodies(schemas, searchProperties) {
+  const bodies = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const items = schema?.properties?.criteria?.items;
+    if (items?.$ref !== `${schemaPrefix}SearchCriterion`) continue;
+    const properties = Object.keys(schema.properties);
+    const unknown = properties.filter((property) => !searchProperties.includes(property));
+    if (unknown.length > 0) throw new SearchRulesError(`${name} takes search criteria but also ${unknown.join(', ')}, which the search rules do not cover`);
+    bodies[name] = properties;
+  }
+  return bodies;
 }
 
 /** The generated TypeScript module; `header` is the generator's "do not edit" line. */

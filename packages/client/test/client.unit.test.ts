@@ -206,10 +206,14 @@ describe('retries', () => {
     expect(await api.listUsers()).toMatchObject({ ok: false, attempts: 1 });
   });
 
-  it('classifies operations from the spec: GETs and the read-scoped search are safe, writes are not (keyed writes are retried for their key, not for being safe)', () => {
+  it('classifies operations from the spec: GETs and the read-scoped search and export are safe, writes are not (keyed writes are retried for their key, not for being safe)', () => {
     const safe: OperationId[] = [
       'searchInvoices',
+      'exportInvoices',
       'getInvoice',
+      'getInvoicePdf',
+      'listInvoiceAttachments',
+      'getInvoiceAttachment',
       'listUsers',
       'getUser',
       'listCompanyClients',
@@ -218,7 +222,17 @@ describe('retries', () => {
       'getDelivery',
       'getHealth',
     ];
-    const unsafe: OperationId[] = ['createInvoice', 'updateInvoice', 'deleteInvoice', 'createDelivery', 'updateDelivery', 'issueDelivery', 'deleteDelivery'];
+    const unsafe: OperationId[] = [
+      'createInvoice',
+      'updateInvoice',
+      'deleteInvoice',
+      'uploadInvoiceAttachment',
+      'deleteInvoiceAttachment',
+      'createDelivery',
+      'updateDelivery',
+      'issueDelivery',
+      'deleteDelivery',
+    ];
     expect(safe.filter((id) => !isSafeOperation(id))).toEqual([]);
     expect(unsafe.filter((id) => isSafeOperation(id))).toEqual([]);
     // Every operation of the spec is in one of the two lists, so a new one gets classified here.

@@ -192,18 +192,23 @@ describe('bodies that are not JSON, from the table’s media facts', () => {
     );
   });
 
-  it('leaves the product’s JSON operations as they were: no read or write plan, openapi-fetch reads their JSON', () => {
+  it('plans exactly the product’s operations that are not JSON in and out; openapi-fetch reads the others’ JSON', () => {
     const product = clientOperationsModule(buildTable(loadSpec()));
-    // The removals' 204 is the product's one answer without a body: their plans read it, no other has one.
+    // The removals' 204, the PDF, the CSV export and the attachments: their plans read or write them.
     const plans = product.split('\n').filter((line) => /read: |write: /.test(line));
     expect(plans.map((line) => line.trim())).toEqual([
+      "exportInvoices: { read: { '200': [['text/csv', 'text']] } },",
       "deleteInvoice: { ifMatch: 'If-Match', read: { '204': [] } },",
+      "getInvoicePdf: { read: { '200': [['application/pdf', 'bytes']] } },",
+      "uploadInvoiceAttachment: { idempotencyKey: 'Idempotency-Key', write: [{ mediaType: 'multipart/form-data', kind: 'multipart', files: { file: '' } }] },",
+      "getInvoiceAttachment: { read: { '200': [['application/pdf', 'bytes'], ['image/png', 'bytes'], ['image/jpeg', 'bytes']] } },",
+      "deleteInvoiceAttachment: { read: { '204': [] } },",
       "deleteDelivery: { ifMatch: 'If-Match', read: { '204': [] } },",
     ]);
-    expect(product).not.toMatch(/parseAs|StreamOption|AcceptOption/);
     expect(product).toContain(
       "call<Contract, 'getInvoice'>('getInvoice', opts, (init) => raw.GET('/api/v1/invoices/{invoice_id}', { ...init, params: { path: { invoice_id: invoiceId } } }))",
     );
+    expect(product).toMatch(/getInvoiceAttachment: <O extends CallOptions & StreamOption & AcceptOption<'application\/pdf' \| 'image\/png' \| 'image\/jpeg'>/);
   });
 });
 

@@ -31,14 +31,25 @@ describe('x-invalidates', () => {
       createInvoice: [
         { operationId: 'searchInvoices', parameters: null },
         { operationId: 'getInvoice', parameters: { invoice_id: 'data.invoice.id' } },
+        { operationId: 'exportInvoices', parameters: null },
       ],
       updateInvoice: [
         { operationId: 'searchInvoices', parameters: null },
         { operationId: 'getInvoice', parameters: { invoice_id: 'variables.path.invoice_id' } },
+        { operationId: 'exportInvoices', parameters: null },
+        { operationId: 'getInvoicePdf', parameters: { invoice_id: 'variables.path.invoice_id' } },
       ],
       deleteInvoice: [
         { operationId: 'searchInvoices', parameters: null },
         { operationId: 'getInvoice', parameters: { invoice_id: 'variables.path.invoice_id' } },
+        { operationId: 'exportInvoices', parameters: null },
+        { operationId: 'getInvoicePdf', parameters: { invoice_id: 'variables.path.invoice_id' } },
+        { operationId: 'listInvoiceAttachments', parameters: { invoice_id: 'variables.path.invoice_id' } },
+      ],
+      uploadInvoiceAttachment: [{ operationId: 'listInvoiceAttachments', parameters: { invoice_id: 'variables.path.invoice_id' } }],
+      deleteInvoiceAttachment: [
+        { operationId: 'listInvoiceAttachments', parameters: { invoice_id: 'variables.path.invoice_id' } },
+        { operationId: 'getInvoiceAttachment', parameters: { invoice_id: 'variables.path.invoice_id', attachment_id: 'variables.path.attachment_id' } },
       ],
       createDelivery: [
         { operationId: 'listDeliveries', parameters: null },
@@ -62,6 +73,7 @@ describe('x-invalidates', () => {
   it('takes the search, a POST that only reads, for a read: it gets query options, not a mutation', () => {
     const table = buildTable(loadSpec());
     expect(isRead(table.searchInvoices!)).toBe(true);
+    expect(isRead(table.exportInvoices!)).toBe(true);
     expect(isRead(table.createInvoice!)).toBe(false);
     const source = queryOptionsModule(loadSpec(), table, pagingTable(loadSpec()), '');
     expect(source).toContain('searchInvoicesInfiniteOptions:');

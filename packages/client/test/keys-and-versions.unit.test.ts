@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { operationTable, type OperationId } from '@invoice-api/contract';
 import { NetworkError, createApiClient, type ApiClient } from '../src/index.js';
 import { errorBody, networkFailure, scriptedFetch } from './fake-fetch.js';
-import { sampleDelivery, sampleInvoice } from './sample-answers.js';
+import { sampleAttachment, sampleDelivery, sampleInvoice } from './sample-answers.js';
 
 const baseUrl = 'http://api.test';
 const invoice = sampleInvoice;
@@ -17,7 +17,7 @@ function recordingSleep() {
   return { delays, sleep: async (ms: number) => void delays.push(ms) };
 }
 
-/** The three keyed writes, each with a body the fake answers and the success it answers. */
+/** The four keyed writes, each with a body the fake answers and the success it answers. */
 const keyedWrites: Array<
   [
     OperationId,
@@ -29,6 +29,16 @@ const keyedWrites: Array<
     'createInvoice',
     (api, key) => api.createInvoice({ client_id: 1, amount: 10, currency: 'CHF', due_date: '2026-12-31' }, key ? { idempotencyKey: key } : undefined),
     { status: 201, body: { invoice } },
+  ],
+  [
+    'uploadInvoiceAttachment',
+    (api, key) =>
+      api.uploadInvoiceAttachment(
+        42,
+        { file: new File([Buffer.from('%PDF-1.7\n%%EOF\n')], 'order.pdf', { type: 'application/pdf' }), note: 'Signed order' },
+        key ? { idempotencyKey: key } : undefined,
+      ),
+    { status: 201, body: { attachment: sampleAttachment } },
   ],
   ['createDelivery', (api, key) => api.createDelivery({ contact_id: 2 }, key ? { idempotencyKey: key } : undefined), { status: 201, body: { delivery } }],
   [
@@ -42,7 +52,7 @@ const keyedWrites: Array<
 const keysSent = (fake: ReturnType<typeof scriptedFetch>) => fake.seen.map((request) => request.headers.get('idempotency-key'));
 
 describe('Idempotency-Key', () => {
-  it('is declared by exactly the create and issue operations, which the keyed writes here cover', () => {
+  it('is declared by exactly the create, issue and upload operations, which the keyed writes here cover', () => {
     const keyed = Object.values(operationTable).filter((entry) => entry.headerParams.some((header) => header.name === 'Idempotency-Key'));
     expect(keyed.map((entry) => entry.operationId).sort()).toEqual(keyedWrites.map(([id]) => id).sort());
   });

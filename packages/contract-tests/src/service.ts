@@ -107,6 +107,8 @@ export async function startService({
       // High limits: the suite is one API key making many calls; rate limits have their own tests.
       RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
       RATE_LIMIT_SEARCH_PER_HOUR: '1000000',
+      RATE_LIMIT_EXPORT_PER_MINUTE: '1000000',
+      RATE_LIMIT_EXPORT_PER_HOUR: '1000000',
       RATE_LIMIT_PER_MINUTE: '1000000',
       ...env,
     },

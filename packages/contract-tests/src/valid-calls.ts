@@ -9,12 +9,23 @@ import type { OperationId } from '@invoice-api/contract';
 type ValidCall<K extends OperationId> = (api: ApiClient, options?: CallOptions) => Promise<ApiResult<K>>;
 export type ValidCalls = { [K in OperationId]?: ValidCall<K> };
 
+/** The smallest file that starts as a PDF does: what the upload's byte check asks of a PDF. */
+const samplePdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
 const validCalls: ValidCalls = {
   searchInvoices: (api, o) => api.searchInvoices({ criteria: [{ field: 'status', operator: '=', value: 'paid' }], limit: 10 }, o),
   getInvoice: (api, o) => api.getInvoice(1, o),
   createInvoice: (api, o) => api.createInvoice({ client_id: 12, amount: 4200, currency: 'CHF', due_date: '2026-12-31' }, o),
   updateInvoice: (api, o) => api.updateInvoice(1, { description: 'Website relaunch' }, o),
   deleteInvoice: (api, o) => api.deleteInvoice(1, o),
+  getInvoicePdf: (api, o) => api.getInvoicePdf(1, o),
+  exportInvoices: (api, o) =>
+    api.exportInvoices({ criteria: [{ field: 'status', operator: '=', value: 'paid' }], order_by: 'due_date', order_direction: 'asc' }, o),
+  uploadInvoiceAttachment: (api, o) =>
+    api.uploadInvoiceAttachment(1, { file: new File([samplePdf], 'signed-order.pdf', { type: 'application/pdf' }), note: 'Signed order' }, o),
+  listInvoiceAttachments: (api, o) => api.listInvoiceAttachments(1, o),
+  getInvoiceAttachment: (api, o) => api.getInvoiceAttachment(1, 1, o),
+  deleteInvoiceAttachment: (api, o) => api.deleteInvoiceAttachment(1, 1, o),
   listUsers: (api, o) => api.listUsers(o),
   getUser: (api, o) => api.getUser(1, o),
   listCompanyClients: (api, o) => api.listCompanyClients(o),

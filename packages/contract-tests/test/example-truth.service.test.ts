@@ -67,6 +67,8 @@ interface Call {
   /** A bearer token, or null for none at all. */
   token: string | null;
   body?: string;
+  /** A multipart body, made afresh for each send (a FormData is read once). */
+  form?: () => FormData;
   contentType?: string;
   headers?: Record<string, string>;
   /** Sent first, in order, to set the stage (e.g. a keyed create whose key is then reused). */
@@ -85,6 +87,23 @@ interface Fixtures {
   issuedDeliveryId: number;
   /** A draft only the Idempotency-Key examples issue. */
   spareDraftDeliveryId: number;
+  /** A file attached to the draft invoice. */
+  attachmentId: number;
+  /** An invoice that keeps as many files as an invoice can. */
+  fullInvoiceId: number;
+}
+
+/** The smallest bytes that start as a PDF does: what the upload's byte check asks of a PDF. */
+const pdfBytes = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+/** An upload's multipart body: a file of these bytes, name and declared type, and the fields given. */
+function uploadForm(bytes: Uint8Array, name: string, type: string, fields: Record<string, string> = {}): () => FormData {
+  return () => {
+    const form = new FormData();
+    form.append('file', new File([bytes], name, { type }));
+    for (const [field, value] of Object.entries(fields)) form.append(field, value);
+    return form;
+  };
 }
 
 const unknownId = 424242;
@@ -98,9 +117,10 @@ function pathOf(operation: Operation, ids: Record<string, number>): string {
 /** A call of `operation` that the service accepts (on the main service's data), to alter per example. */
 function validCall(operationId: OperationId, f: Fixtures): Call {
   const operation = operationTable[operationId];
-  const ids = { invoice_id: Number(f.draftInvoice.id), delivery_id: f.draftDeliveryId, user_id: 1, client_id: f.clientId };
+  const ids = { invoice_id: Number(f.draftInvoice.id), delivery_id: f.draftDeliveryId, user_id: 1, client_id: f.clientId, attachment_id: f.attachmentId };
   const bodies: Partial<Record<OperationId, Json>> = {
     searchInvoices: {},
+    exportInvoices: {},
     createInvoice: { client_id: f.clientId, amount: 10, currency: 'CHF', due_date: '2026-12-31' },
     updateInvoice: {},
     createDelivery: { contact_id: f.clientId },
@@ -114,6 +134,7 @@ function validCall(operationId: OperationId, f: Fixtures): Call {
     path: pathOf(operation, ids),
     token: f.token,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(operationId === 'uploadInvoiceAttachment' ? { form: uploadForm(pdfBytes, 'signed-order.pdf', 'application/pdf') } : {}),
   };
 }
 
@@ -152,6 +173,9 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
     case 'MalformedJson':
       return { ...valid, body: '{"limit": 3,,}' };
     case 'InvalidInvoiceId':
+      // The invoice's segment, wherever it is in the path (`/invoices/{invoice_id}/attachments/{attachment_id}`).
+      return { ...valid, path: valid.path.replace(/\/invoices\/\d+/, '/invoices/1e3') };
+    case 'InvalidAttachmentId':
     case 'InvalidDeliveryId':
     case 'InvalidUserId':
     case 'InvalidClientId':
@@ -166,6 +190,28 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
     case 'CompanyClientNotFound':
       if (operationId === 'issueDelivery') return withBody({ delivery_id: unknownId, contact_id: f.clientId, items: validItems });
       return onPath({});
+    case 'AttachmentNotFound':
+      return onPath({ invoice_id: Number(f.draftInvoice.id), attachment_id: unknownId });
+    case 'MissingFile':
+      return {
+        ...valid,
+        form: () => {
+          const form = new FormData();
+          form.append('note', 'The file was forgotten');
+          return form;
+        },
+      };
+    case 'FileTooLarge': {
+      const large = new Uint8Array(11 * 1024 * 1024);
+      large.set(pdfBytes);
+      return { ...valid, form: uploadForm(large, 'scan.pdf', 'application/pdf') };
+    }
+    case 'TooManyAttachments':
+      return onPath({ invoice_id: f.fullInvoiceId });
+    case 'FileNotWhatItClaims':
+      return { ...valid, form: uploadForm(new TextEncoder().encode('just some text, renamed\n'), 'notes.pdf', 'application/pdf') };
+    case 'UnknownExportProperty':
+      return withBody({ limit: 5000 });
     case 'UnknownClient':
       return withBody({ ...JSON.parse(valid.body ?? '{}'), client_id: unknownId });
     case 'UnknownContact':
@@ -206,6 +252,13 @@ function provoke(example: NamedExample, f: Fixtures): Call | undefined {
     case 'IdempotencyKeyReused': {
       // The first keyed request succeeds and is stored; the same key with another body is refused.
       const key = `reused-${operationId}`;
+      if (operationId === 'uploadInvoiceAttachment')
+        return {
+          ...valid,
+          form: uploadForm(pdfBytes, 'signed-order.pdf', 'application/pdf', { note: 'another note' }),
+          before: [{ ...valid, headers: { 'Idempotency-Key': key } }],
+          headers: { 'Idempotency-Key': key },
+        };
       const first: Call =
         operationId === 'issueDelivery' ? withBody({ delivery_id: f.spareDraftDeliveryId, contact_id: f.clientId, items: validItems }) : valid;
       const firstBody = JSON.parse(first.body ?? '{}') as Json;
@@ -268,7 +321,16 @@ describe('every named error example is what the service answers', () => {
     proxy = await startTcpProxy({ host: new URL(postgres.url).hostname, port: Number(new URL(postgres.url).port || 5432) });
     [main, limited, faulty] = await Promise.all([
       startMainService(),
-      startService({ keyFile, env: { RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_SEARCH_PER_MINUTE: '1', RATE_LIMIT_SEARCH_PER_HOUR: '1' } }),
+      startService({
+        keyFile,
+        env: {
+          RATE_LIMIT_PER_MINUTE: '1',
+          RATE_LIMIT_SEARCH_PER_MINUTE: '1',
+          RATE_LIMIT_SEARCH_PER_HOUR: '1',
+          RATE_LIMIT_EXPORT_PER_MINUTE: '1',
+          RATE_LIMIT_EXPORT_PER_HOUR: '1',
+        },
+      }),
       startService({ keyFile, env: { DATABASE_URL: urlFor(postgres.name, { host: proxy.host, port: proxy.port }), DATABASE_POOL_SIZE: '2' } }),
     ]);
     const mainUrl = main.url;
@@ -293,6 +355,22 @@ describe('every named error example is what the service answers', () => {
     const issuedDeliveryId = await delivery();
     const spareDraftDeliveryId = await delivery();
     await api('POST', '/2.0/delivery/issue', { delivery_id: issuedDeliveryId, contact_id: clientId, items: validItems });
+    const attached = await fetch(new URL(`/api/v1/invoices/${String(draftInvoice.id)}/attachments`, mainUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: uploadForm(pdfBytes, 'signed-order.pdf', 'application/pdf')(),
+    });
+    expect(attached.status).toBe(201);
+    const attachmentId = Number((((await attached.json()) as Json).attachment as Json).id);
+    const fullInvoiceId = Number(((await invoice({ status: 'sent' })).body.invoice as Json).id);
+    for (let file = 0; file < 100; file += 1) {
+      const stored = await fetch(new URL(`/api/v1/invoices/${fullInvoiceId}/attachments`, mainUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: uploadForm(pdfBytes, `page-${file}.pdf`, 'application/pdf')(),
+      });
+      expect(stored.status).toBe(201);
+    }
     f = {
       keyFile,
       token,
@@ -304,6 +382,8 @@ describe('every named error example is what the service answers', () => {
       draftDeliveryId,
       issuedDeliveryId,
       spareDraftDeliveryId,
+      attachmentId,
+      fullInvoiceId,
     };
   }, 300_000);
 
@@ -327,10 +407,13 @@ describe('every named error example is what the service answers', () => {
     const headers: Record<string, string> = { ...call.headers };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
-    const response = await fetch(new URL(call.path, base), { method: call.method, headers, ...(call.body === undefined ? {} : { body: call.body }) });
-    // A removal's first call (the one that spends a rate limit) may succeed: a 204 has no body.
+    // A FormData body sets its own Content-Type with the boundary.
+    const body = call.form !== undefined ? call.form() : call.body;
+    const response = await fetch(new URL(call.path, base), { method: call.method, headers, ...(body === undefined ? {} : { body }) });
+    // The first call that spends a rate limit may succeed: a 204 has no body, a PDF or CSV is no JSON.
     const text = await response.text();
-    return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Json };
+    const json = response.headers.get('content-type')?.startsWith('application/json') === true;
+    return { status: response.status, body: (json ? JSON.parse(text) : {}) as Json };
   }
 
   async function check(example: NamedExample): Promise<void> {
@@ -377,7 +460,7 @@ describe('every named error example is what the service answers', () => {
 
   describe('with the tables gone', () => {
     beforeAll(async () => {
-      for (const table of ['invoices', 'deliveries', 'delivery_items', 'users', 'company_clients'])
+      for (const table of ['invoices', 'invoice_attachments', 'deliveries', 'delivery_items', 'users', 'company_clients'])
         await postgres!.query(`alter table ${table} rename to ${table}_gone`);
     });
     it.each(byTarget('faulty', ['InternalError']).map(caseName))('%s', async (_name, example) => check(example));

@@ -54,6 +54,8 @@ beforeAll(async () => {
     SEED_DEMO_DATA: 'off',
     RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
     RATE_LIMIT_SEARCH_PER_HOUR: '1000000',
+    RATE_LIMIT_EXPORT_PER_MINUTE: '1000000',
+    RATE_LIMIT_EXPORT_PER_HOUR: '1000000',
     RATE_LIMIT_PER_MINUTE: '1000000',
   });
   service = await startService(config);

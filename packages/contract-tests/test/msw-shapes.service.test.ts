@@ -125,7 +125,10 @@ function form(parts: Array<[string, string | Blob]>): () => FormData {
 const pdf = new Blob([samplePdf()], { type: 'application/pdf' });
 const png = new Blob([samplePng()], { type: 'image/png' });
 const gif = new Blob(['GIF89a'], { type: 'image/gif' });
-const large = new Blob([new Uint8Array(1_048_577)], { type: 'application/pdf' });
+// A PDF by its first bytes, so that its size is what is refused.
+const large = new Blob([samplePdf(), new Uint8Array(1_048_577)], { type: 'application/pdf' });
+const textAsPdf = new Blob(['just some text, renamed .pdf\n'], { type: 'application/pdf' });
+const gifAsPng = new Blob(['GIF89a', new Uint8Array(16)], { type: 'image/png' });
 const text = (body: string, contentType = 'text/plain'): Sent => ({
   method: 'POST',
   path: '/notes',
@@ -155,6 +158,12 @@ const cases: Array<{ name: string; sent: Sent }> = [
   { name: 'an empty upload', sent: { method: 'POST', path: '/documents', body: form([]) } },
   { name: 'a file of a media type its part does not take', sent: { method: 'POST', path: '/documents', body: form([['file', gif]]) } },
   { name: 'a file over its maxLength', sent: { method: 'POST', path: '/documents', body: form([['file', large]]) } },
+  { name: 'a text declared as a PDF', sent: { method: 'POST', path: '/documents', body: form([['file', textAsPdf]]) } },
+  { name: 'a GIF declared as a PNG', sent: { method: 'POST', path: '/documents', body: form([['file', gifAsPng]]) } },
+  {
+    name: 'a file shorter than its signature',
+    sent: { method: 'POST', path: '/documents', body: form([['file', new Blob(['%PD'], { type: 'application/pdf' })]]) },
+  },
   { name: 'a text field where the file belongs', sent: { method: 'POST', path: '/documents', body: form([['file', 'not a file']]) } },
   {
     name: 'a file where a text field belongs',

@@ -5,6 +5,7 @@ import type { components } from '../generated/schema.js';
 type Schemas = components['schemas'];
 
 export type Invoice = Schemas['Invoice'];
+export type Attachment = Schemas['Attachment'];
 export type InvoiceCreate = Schemas['InvoiceCreate'];
 export type InvoiceUpdate = Schemas['InvoiceUpdate'];
 export type InvoiceStatus = Schemas['InvoiceStatus'];

@@ -29,6 +29,20 @@ describe('search rules generator', () => {
     expect(searchRules.limit).toEqual({ minimum: 1, maximum: 1000 });
   });
 
+  it('finds every body of search criteria, the export’s without the search’s paging', () => {
+    expect(searchRules.criteriaBodies).toEqual({
+      InvoiceSearchRequest: ['limit', 'offset', 'order_by', 'order_direction', 'criteria', 'cursor'],
+      InvoiceExportRequest: ['order_by', 'order_direction', 'criteria'],
+    });
+  });
+
+  it('refuses a body of search criteria with a property the search rules do not cover', () => {
+    const spec = specWith((schemas) => {
+      (schemas['InvoiceExportRequest']!['properties'] as Record<string, unknown>)['format'] = { type: 'string' };
+    });
+    expect(() => derive(spec as never)).toThrow(/InvoiceExportRequest takes search criteria but also format/);
+  });
+
   it.each([
     [
       'a searchable field without a criterion schema',

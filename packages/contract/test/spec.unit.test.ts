@@ -34,6 +34,22 @@ const removals: Array<[string, string, string[]]> = [
   ['deleteDelivery', '/2.0/delivery/{delivery_id}', ['deliveries:write']],
 ];
 
+/** The business documents of issue #33: an operation, its media types per status, and its scopes. */
+const documents: Array<[string, string, string, string[], Record<string, string[]>]> = [
+  ['getInvoicePdf', 'get', '/api/v1/invoices/{invoice_id}/pdf', ['invoices:read'], { '200': ['application/pdf'], '304': [] }],
+  ['exportInvoices', 'post', '/api/v1/invoices/export', ['invoices:read'], { '200': ['text/csv'] }],
+  ['uploadInvoiceAttachment', 'post', '/api/v1/invoices/{invoice_id}/attachments', ['invoices:write'], { '201': ['application/json'] }],
+  ['listInvoiceAttachments', 'get', '/api/v1/invoices/{invoice_id}/attachments', ['invoices:read'], { '200': ['application/json'] }],
+  [
+    'getInvoiceAttachment',
+    'get',
+    '/api/v1/invoices/{invoice_id}/attachments/{attachment_id}',
+    ['invoices:read'],
+    { '200': ['application/pdf', 'image/png', 'image/jpeg'] },
+  ],
+  ['deleteInvoiceAttachment', 'delete', '/api/v1/invoices/{invoice_id}/attachments/{attachment_id}', ['invoices:write'], { '204': [] }],
+];
+
 function operation(path: string, method: string): OperationObject {
   const item = spec.paths[path];
   if (!item) throw new Error(`no path ${path}`);
@@ -51,11 +67,15 @@ describe('the bundled spec', () => {
     expect(spec['jsonSchemaDialect']).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
-  it('has exactly the 14 operations of the decisions table and the two removals', () => {
+  it('has exactly the 14 operations of the decisions table, the two removals and the business documents', () => {
     const found = Object.entries(spec.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => `${method} ${path} ${(op as OperationObject).operationId}`),
     );
-    const expected = [...decided.map(([id, method, path]) => `${method} ${path} ${id}`), ...removals.map(([id, path]) => `delete ${path} ${id}`)];
+    const expected = [
+      ...decided.map(([id, method, path]) => `${method} ${path} ${id}`),
+      ...removals.map(([id, path]) => `delete ${path} ${id}`),
+      ...documents.map(([id, method, path]) => `${method} ${path} ${id}`),
+    ];
     expect(found.sort()).toEqual(expected.sort());
   });
 
@@ -65,6 +85,18 @@ describe('the bundled spec', () => {
     expect(op.security).toEqual([{ oauth2: scopes }]);
     expect(op.responses['204']).toBeDefined();
     expect(op.responses['204']?.content).toBeUndefined();
+  });
+
+  it.each(documents)('%s: %s %s needs %j and answers its successes in the media types %j', (operationId, method, path, scopes, successes) => {
+    const op = operation(path, method);
+    expect(op.operationId).toBe(operationId);
+    expect(op.security).toEqual([{ oauth2: scopes }]);
+    const documented = Object.fromEntries(
+      Object.entries(operationTable[operationId as keyof typeof operationTable].responseMedia as Record<string, ReadonlyArray<{ mediaType: string }>>)
+        .filter(([status]) => Number(status) < 400)
+        .map(([status, media]) => [status, media.map((entry) => entry.mediaType)]),
+    );
+    expect(documented).toEqual(successes);
   });
 
   it.each(decided)('%s: %s %s needs %j and answers %s with %s', (operationId, method, path, scopes, status, schema) => {

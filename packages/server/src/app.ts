@@ -39,7 +39,7 @@ import { checkedAsGet } from './http/head-as-get.js';
 import { specValidator } from './http/validator.js';
 import { warmUpValidators } from './http/warm-up.js';
 import { checkKeyPatterns, idempotency, idempotencyKeyFormat } from './idempotency/index.js';
-import { ifMatchCondition } from './preconditions/index.js';
+import { preconditionHeaders } from './preconditions/index.js';
 import type { Metrics } from './runtime/metrics.js';
 
 /**
@@ -131,7 +131,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
       // The validator; HEAD of a GET is checked as that GET.
       ...validators.map(checkedAsGet),
       rejectNulCharacters(),
-      ifMatchCondition(),
+      preconditionHeaders(),
       // Last before the handler: a replayed answer comes from a request that passed every check above.
       idempotency({ database, logger, ttlHours: config.idempotency.ttlHours }),
       operationRouter(handlers, handlerContexts({ database, logger, checkAnswers: config.responseValidation, validators: responseValidators }), {

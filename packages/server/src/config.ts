@@ -39,6 +39,9 @@ export interface RateLimitConfig {
   searchPerMinute: number;
   searchPerHour: number;
   perMinute: number;
+  /** An export reads a whole account: its own, smaller budget (x-rate-limit: export). */
+  exportPerMinute: number;
+  exportPerHour: number;
   /** Unset: counters live in process memory (one instance). Set: shared by every instance. */
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so that test runs or deployments sharing a Redis do not collide. */
@@ -132,6 +135,8 @@ export function loadConfig(env: Environment = process.env): Config {
       searchPerMinute: read.integer('RATE_LIMIT_SEARCH_PER_MINUTE', 100, 1, 100_000_000),
       searchPerHour: read.integer('RATE_LIMIT_SEARCH_PER_HOUR', 1000, 1, 100_000_000),
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
+      exportPerMinute: read.integer('RATE_LIMIT_EXPORT_PER_MINUTE', 10, 1, 100_000_000),
+      exportPerHour: read.integer('RATE_LIMIT_EXPORT_PER_HOUR', 100, 1, 100_000_000),
       redisUrl: readRedisUrl(env),
       redisKeyPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'invoice-api:rate-limit:'),
     },

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Database } from './db/database.js';
 import type { IdempotencyClaim } from './idempotency/store.js';
-import type { IfMatch } from './preconditions/entity-tag.js';
+import type { IfMatch, IfNoneMatch } from './preconditions/entity-tag.js';
 
 export interface Caller {
   /** The token's `account_id`: every read and write is confined to it. */
@@ -24,6 +24,8 @@ export interface RequestContext {
   idempotency?: IdempotencyClaim;
   /** The request's If-Match condition, when it sent one (preconditions/). */
   ifMatch?: IfMatch;
+  /** The request's If-None-Match condition, when it sent one (preconditions/): a read may answer 304. */
+  ifNoneMatch?: IfNoneMatch;
   /**
    * Throws when an answer does not match the spec for this operation (http/answer-check.ts); absent
    * when answers are not checked. A keyed write checks its answer before storing it for replays.

@@ -4,7 +4,8 @@
 // check: a media type the operation does not take, or none where the body is required (415, naming
 // the ones it takes); JSON or text in a charset other than UTF-8 (415); a body over its limit (413);
 // multipart parts in stream order: a file where a field belongs or the reverse (400), a file of a
-// media type its part does not list (415) or over its maxLength (413), more parts than the spec
+// media type its part does not list (415), whose first bytes are not what that type starts with
+// (415: the contract's file signatures, as the service checks them) or over its maxLength (413), more parts than the spec
 // declares (413), then a required file missing (400); JSON or multipart that does not parse (400).
 // What is read is the body as the validator sees it: JSON parsed, text a string, bytes a Uint8Array,
 // multipart an object of its parts (a file part its File, a field its text; arrays where a part
@@ -13,11 +14,14 @@ import {
   bodyNotUtf8,
   bodyTooLarge,
   fieldTooLarge,
+  fileNotWhatItClaims,
   fileTooLarge,
   jsonErrorPosition,
   malformedJsonMessage,
+  matchesSignature,
   type MediaRefusal,
   type OperationFacts,
+  signatureLength,
   tooManyParts,
   unsupportedBodyType,
   wrongFileType,
@@ -79,7 +83,7 @@ function itemsOf(part: Part): number {
 }
 
 /** The refusal of one part as it arrives, or undefined when the service reads it. */
-function partRefusal(name: string, value: string | File, part: Part | undefined): Refusal | undefined {
+async function partRefusal(name: string, value: string | File, part: Part | undefined): Promise<Refusal | undefined> {
   if (typeof value === 'string') {
     if (part?.kind === 'file') return invalidField(name, 'must be a file (a part with a filename), not a text field');
     if (new TextEncoder().encode(value).length > bodyLimitBytes) {
@@ -92,6 +96,10 @@ function partRefusal(name: string, value: string | File, part: Part | undefined)
   const type = mediaTypeOf(value.type) ?? 'text/plain';
   if (part.contentTypes.length > 0 && !part.contentTypes.includes(type)) {
     return refused(wrongFileType(name, part.contentTypes, type));
+  }
+  // The service reads the first bytes as they arrive, before it knows the size: checked first.
+  if (part.contentTypes.length > 0 && !matchesSignature(type, new Uint8Array(await value.slice(0, signatureLength).arrayBuffer()))) {
+    return refused(fileNotWhatItClaims(name, type, part.contentTypes));
   }
   const limit = part.maxLength ?? fileLimitBytes;
   if (value.size > limit) {
@@ -129,7 +137,7 @@ async function readMultipart(request: Request, facts: MultipartFacts): Promise<{
       return { refusal: refused(tooManyParts(limits.files + limits.fields)) };
     }
     const part = parts.get(name);
-    const problem = partRefusal(name, value, part);
+    const problem = await partRefusal(name, value, part);
     if (problem !== undefined) return { refusal: problem };
     const existing = values.get(name);
     if (part?.multiple === true) values.set(name, [...((existing as unknown[] | undefined) ?? []), value]);

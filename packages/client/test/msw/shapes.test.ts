@@ -2,8 +2,8 @@
 // is answered and refused as the operation table says it is carried. Bytes come with their media type
 // and are a valid file of it (a PDF that starts `%PDF-`); text with `charset=utf-8`; a 204 with no
 // body; JSON or CSV for one status by the Accept header. Refusals as the service's: a multipart
-// upload without its required file (400), with a file of a media type its part does not take (415) or
-// over its maxLength (413), a body of a media type the operation does not take (415, naming the ones
+// upload without its required file (400), with a file of a media type its part does not take or whose
+// first bytes are not that type's (415) or over its maxLength (413), a body of a media type the operation does not take (415, naming the ones
 // it does), array and deepObject query parameters that break their schema (400, naming the parameter).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,16 @@ describe('refusals, as the service refuses', () => {
       error: 'unsupported_media_type',
       message: "The file 'file' is image/gif; it must be one of application/pdf, image/png.",
       details: { field: 'file', issue: 'must be one of application/pdf, image/png' },
+    });
+  });
+
+  it('a file whose first bytes are not what its declared type starts with: 415, as the service words it', async () => {
+    const response = await call('/documents', { method: 'POST', body: upload({ file: new Blob(['just text\n'], { type: 'application/pdf' }) }) });
+    expect(response.status).toBe(415);
+    expect(await errorOf(response)).toEqual({
+      error: 'unsupported_media_type',
+      message: "The file 'file' is declared application/pdf, but its bytes are not a PDF; it must be application/pdf or image/png.",
+      details: { field: 'file', issue: 'must be application/pdf or image/png' },
     });
   });
 

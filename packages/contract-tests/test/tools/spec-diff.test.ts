@@ -444,6 +444,28 @@ describe('pnpm spec:diff on a git repository', () => {
     }
   });
 
+  it('takes the business documents (PDF, export, attachments) for additions: six new operations, no break', () => {
+    const rootFile = join(repo, 'openapi/openapi.yaml');
+    const current = readFileSync(rootFile, 'utf8');
+    const documentPaths = /^ {2}\/api\/v1\/invoices\/(export|\{invoice_id\}\/(pdf|attachments[^:]*)):\n {4}\$ref: [^\n]+\n/gm;
+    const before = current.replace(documentPaths, '');
+    expect(current.length - before.length).toBeGreaterThan(0);
+    writeFileSync(rootFile, before);
+    git('commit', '-q', '-am', 'before the business documents');
+    writeFileSync(rootFile, current);
+    try {
+      const result = specDiff('HEAD');
+      expect(result.stdout).toContain('no breaking change since HEAD');
+      expect(result.status).toBe(0);
+      const added = result.stdout.split('\n').filter((line) => line.includes('new operation'));
+      expect(added.map((line) => /new operation (\w+)/.exec(line)?.[1]).sort()).toEqual(
+        ['deleteInvoiceAttachment', 'exportInvoices', 'getInvoiceAttachment', 'getInvoicePdf', 'listInvoiceAttachments', 'uploadInvoiceAttachment'].sort(),
+      );
+    } finally {
+      git('commit', '-q', '-am', 'the business documents');
+    }
+  });
+
   it('fails clearly on a ref that does not exist', () => {
     const result = specDiff('no-such-ref');
     expect(result.status).toBe(2);

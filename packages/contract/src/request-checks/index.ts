@@ -29,6 +29,7 @@ export {
   bodyTooLarge,
   describeBytes,
   fieldTooLarge,
+  fileNotWhatItClaims,
   fileTooLarge,
   oneOfMediaTypes,
   tooManyParts,
@@ -36,6 +37,7 @@ export {
   wrongFileType,
   type MediaRefusal,
 } from './media-refusals.js';
+export { fileSignatureOf, matchesSignature, signatureLength } from './file-signatures.js';
 export { checkCriterion, isSearchableField, type CriterionProblem, type ParsedCriterion } from './criteria.js';
 export { firstSearchProblem, locateProblems, searchBodyProblem, searchRequestProblem, type LocatedProblem, type SearchProblem } from './search-problems.js';
 export { valueTypes, type SearchValue, type ValueType } from './value-types.js';

@@ -3,6 +3,7 @@
 // refuses an upload with the service's status and words. The limits and media types come from the
 // operation table's `requestMedia`; nothing here names a type.
 import type { ErrorCode } from '../schemas.js';
+import { fileSignatureOf } from './file-signatures.js';
 
 export interface MediaRefusal {
   status: 413 | 415;
@@ -58,6 +59,27 @@ export function fileTooLarge(name: string, limit: number): MediaRefusal {
 export function wrongFileType(name: string, allowed: readonly string[], sent: string): MediaRefusal {
   const issue = `must be ${oneOfMediaTypes(allowed)}`;
   return { status: 415, error: 'unsupported_media_type', message: `The file '${name}' is ${sent}; it ${issue}.`, details: { field: name, issue } };
+}
+
+/** `application/pdf`, `application/pdf or image/png`, `application/pdf, image/png or image/jpeg`. */
+function eitherOf(types: readonly string[]): string {
+  return types.length <= 1 ? (types[0] ?? '') : `${types.slice(0, -1).join(', ')} or ${types.at(-1)}`;
+}
+
+/**
+ * 415 for a multipart file whose first bytes are not what its declared media type starts with
+ * (file-signatures.ts): a text renamed `.pdf` and declared application/pdf. `allowed`: the types the
+ * part takes, which the declared one is among.
+ */
+export function fileNotWhatItClaims(name: string, declared: string, allowed: readonly string[]): MediaRefusal {
+  const issue = `must be ${eitherOf(allowed)}`;
+  const what = fileSignatureOf(declared)?.label ?? declared;
+  return {
+    status: 415,
+    error: 'unsupported_media_type',
+    message: `The file '${name}' is declared ${declared}, but its bytes are not a ${what}; it ${issue}.`,
+    details: { field: name, issue },
+  };
 }
 
 /** 413 for a multipart body with more parts than the spec declares (`partCount`: files and fields together). */

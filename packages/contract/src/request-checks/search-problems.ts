@@ -120,9 +120,14 @@ function schemaIssue(message: string): string {
  * `criteria[2].field`; for top-level properties the property name (an unknown one included).
  * Undefined when the body is not an object (the caller reports that as a whole-body problem).
  */
-export function firstSearchProblem(body: unknown, schemaProblems: Array<{ path: Array<string | number>; message: string }>): SearchProblem | undefined {
+export function firstSearchProblem(
+  body: unknown,
+  schemaProblems: Array<{ path: Array<string | number>; message: string }>,
+  properties: readonly string[] = searchRules.properties,
+): SearchProblem | undefined {
   if (!isRecord(body)) return undefined;
-  const own = locateProblems(body);
+  // The search's own checks of the properties this body has; any other is the schema's to report.
+  const own = locateProblems(body).filter((problem) => properties.includes(Object.keys(body)[problem.position[0] ?? -1] ?? ''));
   const criteriaPosition = Object.keys(body).indexOf('criteria');
   // The semantic checker also covers everything the schema says about a criterion, in clearer words;
   // the validator's problems count where the checker found nothing at that place.

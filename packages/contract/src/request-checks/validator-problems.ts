@@ -61,9 +61,13 @@ export function requestProblem(problems: readonly ValidatorProblem[], body: unkn
     const header = String(first.segments[0] ?? 'header').replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
     return invalid(header, first.message, `Invalid header '${header}': ${first.message}.`);
   }
-  if (operation?.body?.schemaName === searchRules.requestSchema) {
+  // A body of search criteria (the search's, the export's) is reported in the search's words, for the
+  // properties that body has (the export's `limit` is an unknown property, not an out-of-range one).
+  const schemaName = operation?.body?.schemaName;
+  const searchProperties = schemaName == null ? undefined : (searchRules.criteriaBodies as Readonly<Record<string, readonly string[]>>)[schemaName];
+  if (searchProperties !== undefined) {
     const bodyProblems = located.filter((entry) => entry.where === 'body').map((entry) => ({ path: entry.segments, message: entry.message }));
-    const problem = firstSearchProblem(body, bodyProblems);
+    const problem = firstSearchProblem(body, bodyProblems, searchProperties);
     if (problem !== undefined) return searchRequestProblem(problem);
   }
   return invalidBodyProperty(first, body);

@@ -39,6 +39,25 @@ export async function findInvoice(db: Kysely<DatabaseSchema>, accountId: number,
   return rows[0];
 }
 
+const findInvoiceDocumentStatement = templateOf(['accountId', 'invoiceId'], ({ accountId, invoiceId }) =>
+  compileOnly
+    .selectFrom('invoices')
+    .innerJoin('accounts', 'accounts.id', 'invoices.account_id')
+    .select(columns.map((column) => `invoices.${column}` as const))
+    .select('accounts.name as account_name')
+    .where('invoices.account_id', '=', sql<number>`${accountId}`)
+    .where('invoices.id', '=', sql<number>`${invoiceId}`),
+);
+
+/** An invoice with the name of the account that issued it: what its document (the PDF) shows. */
+export type InvoiceDocumentRecord = InvoiceRecord & { account_name: string };
+
+/** Reads the invoice and its account's name in one statement. */
+export async function findInvoiceDocument(db: Kysely<DatabaseSchema>, accountId: number, invoiceId: number): Promise<InvoiceDocumentRecord | undefined> {
+  const { rows } = await db.executeQuery(findInvoiceDocumentStatement.bind({ accountId, invoiceId }));
+  return rows[0];
+}
+
 const lockInvoiceStatement = templateOf(['accountId', 'invoiceId'], ({ accountId, invoiceId }) =>
   compileOnly
     .selectFrom('invoices')

@@ -9,6 +9,7 @@ import * as filterThenNewestIndexes from './migrations/0004_filter_then_newest_i
 import * as idempotencyKeysAndVersions from './migrations/0005_idempotency_keys_and_versions.js';
 import * as accountInvoicesVersion from './migrations/0006_account_invoices_version.js';
 import * as invoiceCounts from './migrations/0007_invoice_counts.js';
+import * as invoiceAttachments from './migrations/0008_invoice_attachments.js';
 
 /** Every migration, in the order they run. Names are permanent: never rename an applied one. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -19,6 +20,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0005_idempotency_keys_and_versions': idempotencyKeysAndVersions,
   '0006_account_invoices_version': accountInvoicesVersion,
   '0007_invoice_counts': invoiceCounts,
+  '0008_invoice_attachments': invoiceAttachments,
 };
 
 const provider: MigrationProvider = {

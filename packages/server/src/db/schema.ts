@@ -110,6 +110,22 @@ export interface DeliveryItemsTable {
   total: DecimalText;
 }
 
+/** A file kept with an invoice (migration 0008): its facts and its bytes. */
+export interface InvoiceAttachmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  invoice_id: number;
+  /** As uploaded (the part's filename); made safe only when a download's header carries it. */
+  file_name: string;
+  media_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+  size: number;
+  /** The SHA-256 of `content`, lower-case hex, computed on upload. */
+  sha256: string;
+  note: string;
+  content: Uint8Array;
+  created_at: Timestamp;
+}
+
 export interface DatabaseSchema {
   accounts: AccountsTable;
   users: UsersTable;
@@ -119,6 +135,7 @@ export interface DatabaseSchema {
   deliveries: DeliveriesTable;
   delivery_items: DeliveryItemsTable;
   idempotency_keys: IdempotencyKeysTable;
+  invoice_attachments: InvoiceAttachmentsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Caller, RequestContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { IdempotencyClaim } from '../idempotency/store.js';
-import type { IfMatch } from '../preconditions/entity-tag.js';
+import type { IfMatch, IfNoneMatch } from '../preconditions/entity-tag.js';
 import { answerChecker } from './answer-check.js';
 import type { OperationEntry } from './locals.js';
 import type { AnswerValidators } from './served-contract.js';
@@ -22,6 +22,7 @@ class HandlerContext implements RequestContext {
   readonly requestId: string;
   readonly idempotency: IdempotencyClaim | undefined;
   readonly ifMatch: IfMatch | undefined;
+  readonly ifNoneMatch: IfNoneMatch | undefined;
   #log: Logger | undefined;
 
   constructor(
@@ -34,6 +35,7 @@ class HandlerContext implements RequestContext {
     this.requestId = res.locals.requestId;
     this.idempotency = res.locals.idempotency;
     this.ifMatch = res.locals.ifMatch;
+    this.ifNoneMatch = res.locals.ifNoneMatch;
   }
 
   get log(): Logger {

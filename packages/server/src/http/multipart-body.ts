@@ -9,6 +9,10 @@
 // - the part's Content-Type must be one its `encoding.contentType` allows: else 415, the RFC 9110
 //   status for content in a format the operation does not take (found by inspecting the content), with
 //   `details.field` naming the part and the message naming the allowed types;
+// - the file's first bytes must be what its declared type starts with (file-signatures.ts in the
+//   contract: `%PDF-` for application/pdf, the PNG and JPEG signatures): else 415, read from the first
+//   chunk that completes them, so a text renamed `.pdf` is refused before the rest of it arrives; a
+//   declared type without a known signature is not checked;
 // - a file over its schema's `maxLength` (else over UPLOAD_FILE_LIMIT_BYTES) is 413 as soon as it
 //   passes the limit; more files or fields than the spec declares is 413 too;
 // - a required file that is missing is 400, in the validator's words.
@@ -18,7 +22,7 @@
 // The fields, the object's closedness and the required fields stay the validator's (its spec has the
 // file properties accepting any value: scripts/lib/validator-spec.mjs).
 import busboy from 'busboy';
-import { fieldTooLarge, fileTooLarge, tooManyParts, wrongFileType } from '@invoice-api/contract';
+import { fieldTooLarge, fileNotWhatItClaims, fileTooLarge, matchesSignature, signatureLength, tooManyParts, wrongFileType } from '@invoice-api/contract';
 import type { Request, RequestHandler } from 'express';
 import { BODY_LIMIT_BYTES } from '../config.js';
 import { ApiError } from '../errors.js';
@@ -129,14 +133,27 @@ export function multipartBody(media: MultipartMedia, fileLimitBytes: number): Re
       const limit = fileLimitOf(part, fileLimitBytes);
       const chunks: Buffer[] = [];
       let size = 0;
+      // The bytes are checked against the declared type once enough of them are in (or at the end, for
+      // a file shorter than the signature); only the type the part declared is checked.
+      let signatureChecked = part.contentTypes.length === 0;
+      const checkSignature = (): boolean => {
+        signatureChecked = true;
+        const first = Buffer.concat(chunks).subarray(0, signatureLength);
+        if (matchesSignature(type, first)) return true;
+        refuse(mediaError(fileNotWhatItClaims(name, type, part.contentTypes)));
+        return false;
+      };
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
+        if (settled) return;
+        chunks.push(chunk);
+        if (!signatureChecked && size >= signatureLength && !checkSignature()) return;
         if (size > limit) refuse(mediaError(fileTooLarge(name, limit)));
-        else if (!settled) chunks.push(chunk);
       });
       stream.on('limit', () => refuse(mediaError(fileTooLarge(name, limit))));
       stream.on('end', () => {
-        if (!settled) add(values, part, name, new File(chunks, info.filename ?? '', { type }));
+        if (settled || (!signatureChecked && !checkSignature())) return;
+        add(values, part, name, new File(chunks, info.filename ?? '', { type }));
       });
     });
     parser.on('field', (name, value, info) => {

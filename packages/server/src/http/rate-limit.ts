@@ -1,7 +1,7 @@
 // Rate limits per API key (the token's client_id, else sub). Which budget an operation counts against
 // is the spec's `x-rate-limit` on that operation (the generated table's `rateLimitGroup`): `search`
-// 100/minute and 1000/hour, `standard` 600/minute, `none` not limited; the numbers are settings in
-// config.ts. Every limited answer carries the IETF draft-8
+// 100/minute and 1000/hour, `export` 10/minute and 100/hour, `standard` 600/minute, `none` not
+// limited; the numbers are settings in config.ts. Every limited answer carries the IETF draft-8
 // `RateLimit-Policy` and `RateLimit` headers, one entry per policy. All policies of an operation are
 // counted before deciding, so a 429 shows every policy's state, and Retry-After is the longest wait.
 //
@@ -116,6 +116,10 @@ export function policies(config: RateLimitConfig): Record<LimitedGroup, Policy[]
     search: [
       { name: 'per-minute', windowMs: minute, limit: config.searchPerMinute, describe: `${config.searchPerMinute} requests per minute` },
       { name: 'per-hour', windowMs: hour, limit: config.searchPerHour, describe: `${config.searchPerHour} requests per hour` },
+    ],
+    export: [
+      { name: 'per-minute', windowMs: minute, limit: config.exportPerMinute, describe: `${config.exportPerMinute} requests per minute` },
+      { name: 'per-hour', windowMs: hour, limit: config.exportPerHour, describe: `${config.exportPerHour} requests per hour` },
     ],
     standard: [{ name: 'per-minute', windowMs: minute, limit: config.perMinute, describe: `${config.perMinute} requests per minute` }],
   };

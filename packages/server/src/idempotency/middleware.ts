@@ -78,21 +78,27 @@ export function idempotency(options: IdempotencyOptions): IdempotencyMiddleware 
       next();
       return;
     }
-    const claim: IdempotencyClaim = {
-      accountId: caller.accountId,
-      apiKey: caller.apiKey,
-      key,
-      fingerprint: requestFingerprint(operation.operationId, req.path, req.body),
-      ttlHours: options.ttlHours,
-    };
-    const slot = JSON.stringify([claim.accountId, claim.apiKey, claim.key]);
+    const slot = JSON.stringify([caller.accountId, caller.apiKey, key]);
     if (inFlight.has(slot)) {
       next(keyInUse());
       return;
     }
+    // Taken before the fingerprint, which waits for a file's bytes to be hashed: a repeat that arrives
+    // meanwhile is 409 as it would be at any later point.
     inFlight.add(slot);
     res.once('close', () => inFlight.delete(slot));
-    inSpan('idempotency.lookup', { 'openapi.operation_id': operation.operationId }, () => findStoredAnswer(options.database.db, claim)).then((stored) => {
+    const lookUp = async (): Promise<{ claim: IdempotencyClaim; stored: StoredAnswer | undefined }> => {
+      const claim: IdempotencyClaim = {
+        accountId: caller.accountId,
+        apiKey: caller.apiKey,
+        key,
+        fingerprint: await requestFingerprint(operation.operationId, req.path, req.body),
+        ttlHours: options.ttlHours,
+      };
+      const stored = await inSpan('idempotency.lookup', { 'openapi.operation_id': operation.operationId }, () => findStoredAnswer(options.database.db, claim));
+      return { claim, stored };
+    };
+    lookUp().then(({ claim, stored }) => {
       if (stored === undefined) {
         res.locals.idempotency = claim;
         purger.poke();

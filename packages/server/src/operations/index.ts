@@ -4,9 +4,12 @@
 // operation (after writing its stub), so keep this shape.
 import type { HandlerMap } from '@invoice-api/contract';
 import type { RequestContext } from '../context.js';
+import * as attachments from './attachments.js';
 import * as deliveries from './deliveries.js';
 import * as directory from './directory.js';
 import * as health from './health.js';
+import * as invoiceExport from './invoice-export.js';
+import * as invoicePdf from './invoice-pdf.js';
 import * as invoices from './invoices.js';
 
 export function createHandlers(): HandlerMap<RequestContext> {
@@ -16,6 +19,12 @@ export function createHandlers(): HandlerMap<RequestContext> {
     createInvoice: invoices.createInvoice,
     updateInvoice: invoices.updateInvoice,
     deleteInvoice: invoices.deleteInvoice,
+    getInvoicePdf: invoicePdf.getInvoicePdf,
+    exportInvoices: invoiceExport.exportInvoices,
+    uploadInvoiceAttachment: attachments.uploadInvoiceAttachment,
+    listInvoiceAttachments: attachments.listInvoiceAttachments,
+    getInvoiceAttachment: attachments.getInvoiceAttachment,
+    deleteInvoiceAttachment: attachments.deleteInvoiceAttachment,
     listUsers: directory.listUsers,
     getUser: directory.getUser,
     listCompanyClients: directory.listCompanyClients,

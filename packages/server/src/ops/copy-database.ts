@@ -8,7 +8,7 @@
 // marker and no rows, or every row and no marker, never a database that looks whole but is not.
 //
 // Values travel as their text form (`column::text`), which PostgreSQL reads back exactly for every
-// type (numeric, timestamptz in the UTC session, jsonb, arrays), so nothing is lost to JavaScript
+// type (numeric, timestamptz in the UTC session, jsonb, arrays, bytea as `\x` hex), so nothing is lost to JavaScript
 // numbers or dates. User triggers are disabled on the target while rows arrive: the rows carry what
 // those triggers computed on the source (the accounts' invoice change counters, for instance), and
 // letting them fire again would count every copied invoice a second time. Foreign keys stay checked:
@@ -45,6 +45,12 @@ export interface CopyOptions {
 /** Rows per INSERT, within PostgreSQL's 65,535 parameters per statement. */
 const maximumBatchRows = 1_000;
 const maximumBatchParameters = 30_000;
+/**
+ * Rows per INSERT of a table with a bytea column (an invoice's attached files, up to 10 MiB each): a
+ * row's bytes travel as hex text, twice their size, so a thousand such rows could be gigabytes in
+ * memory at once; eight are at most about 160 MB.
+ */
+const maximumBinaryBatchRows = 8;
 
 export async function copyDatabase(source: Database, target: Database, options: CopyOptions): Promise<CopyOutcome> {
   const { progress } = options;
@@ -132,7 +138,11 @@ async function requireSameTables(source: readonly TableDescription[], target: re
 
 async function copyTable(from: Kysely<unknown>, to: Kysely<unknown>, table: TableDescription, progress: (line: string) => void): Promise<void> {
   const total = Number((await sql<{ count: string }>`select count(*)::text as count from ${sql.table(table.name)}`.execute(from)).rows[0]?.count ?? 0);
-  const batchRows = Math.max(1, Math.min(maximumBatchRows, Math.floor(maximumBatchParameters / Math.max(1, table.columns.length))));
+  const binary = Object.values(table.types).includes('bytea');
+  const batchRows = Math.max(
+    1,
+    Math.min(binary ? maximumBinaryBatchRows : maximumBatchRows, Math.floor(maximumBatchParameters / Math.max(1, table.columns.length))),
+  );
   const columnsAsText = sql.join(table.columns.map((column) => sql`${sql.id(column)}::text as ${sql.id(column)}`));
   const columnList = sql.join(table.columns.map((column) => sql.id(column)));
   let copied = 0;
@@ -183,10 +193,13 @@ async function readBatch(
 
 /**
  * A value in its text form, as a parameter cast to its column's type. The type's name comes from the
- * catalog (describeTables), never from input; the value itself is always a parameter.
+ * catalog (describeTables), never from input; the value itself is always a parameter. The parameter is
+ * cast to text first, so that it is a text parameter on both engines: PGlite would otherwise take the
+ * outer cast's type for the parameter's and serialize the value for that type, which for bytea wants
+ * bytes, not the `\x…` text it is given.
  */
 function typed(table: TableDescription, column: string, value: string | null) {
-  return sql`cast(${value} as ${sql.raw(table.types[column] ?? 'text')})`;
+  return sql`cast(cast(${value} as text) as ${sql.raw(table.types[column] ?? 'text')})`;
 }
 
 /**

@@ -1,4 +1,4 @@
-// ETag and If-Match for invoices and deliveries.
+// ETag, If-Match and If-None-Match for invoices and deliveries.
 export { lockForCondition } from './row-lock.js';
-export { assertIfMatch, entityTag, parseIfMatch, type IfMatch } from './entity-tag.js';
-export { ifMatchCondition } from './middleware.js';
+export { assertIfMatch, entityTag, isNotModified, parseIfMatch, parseIfNoneMatch, type IfMatch, type IfNoneMatch } from './entity-tag.js';
+export { preconditionHeaders } from './middleware.js';

@@ -3,4 +3,4 @@
 // handlers); it is re-exported here so the service's code and tests keep one door to the search.
 export { checkCriterion, firstSearchProblem, isSearchableField, type ParsedCriterion, type SearchProblem } from '@invoice-api/contract';
 export { parseSearchRequest, type ParsedSearch } from './request.js';
-export { escapeLike, searchInvoices, type SearchPage } from './query.js';
+export { escapeLike, keysetBatchReader, searchInvoices, type KeysetPosition, type MatchingInvoices, type SearchOrder, type SearchPage } from './query.js';

@@ -2,7 +2,16 @@
 // name comes from the allow-list, and every query is confined to the caller's account.
 import { createHash } from 'node:crypto';
 import { searchRules, type Invoice, type Pagination, type ParsedCriterion, type SearchValue, type ValueType } from '@invoice-api/contract';
-import { sql, type CompiledQuery, type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  sql,
+  type AliasedSelectQueryBuilder,
+  type CompiledQuery,
+  type ExpressionBuilder,
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns, toInvoice } from '../db/mappers.js';
 import { compileOnly } from '../db/compile-only.js';
@@ -216,7 +225,7 @@ function afterCursor(eb: InvoiceExpressions, shape: SearchShape, cursor: NonNull
   return eb(eb.refTuple(shape.orderBy, 'id'), comparison, eb.tuple(parameter<SearchValue>(cursor.sortValue), parameter<number>(cursor.id)));
 }
 
-type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
+export type MatchingInvoices = SelectQueryBuilder<DatabaseSchema, 'invoices', object>;
 
 /**
  * The account's invoices_version, read with a total in one statement and so in one snapshot: the
@@ -304,13 +313,18 @@ function totalValueOf(db: Kysely<DatabaseSchema>, values: SearchValues, matching
   return sql<number>`case when ${currentVersionOf(db, values)} = ${parameter<number>(cursor.invoicesVersion)} then cast(${cursor.total} as bigint) else ${count} end`;
 }
 
-/** The statements of one search shape, built from `values` (placeholders, once per shape). */
-function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues) {
-  const { cursor } = values;
-  const matching = db
+/** The account's invoices that meet every criterion: what a search pages through and an export reads whole. */
+function matchingInvoices(db: Kysely<DatabaseSchema>, values: SearchValues) {
+  return db
     .selectFrom('invoices')
     .where('account_id', '=', parameter<number>(values.accountId))
     .where((eb) => eb.and(values.criteria.map((criterion) => criterionExpression(eb, values.accountId, criterion))));
+}
+
+/** The statements of one search shape, built from `values` (placeholders, once per shape). */
+function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, values: SearchValues) {
+  const { cursor } = values;
+  const matching = matchingInvoices(db, values);
   const inPage = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, shape, cursor));
   const limit = parameter<number>(values.limit);
   const offset = parameter<number>(values.offset);
@@ -347,9 +361,11 @@ function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, v
     .orderBy('id', shape.direction)
     .limit(limit)
     .offset(offset);
-  const rowsOf = (ids: typeof pageIds | typeof fewMatchesIds) =>
+  // Typed by what the subquery yields (ids), not as the union of the two builders: the union's join
+  // signatures stop being compatible once the schema has a few more tables.
+  const rowsOf = (ids: AliasedSelectQueryBuilder<{ id: number }, 'page'>) =>
     db
-      .selectFrom(ids.as('page'))
+      .selectFrom(ids)
       .innerJoin('invoices', 'invoices.id', 'page.id')
       // Redundant with the ids' own filter, and kept so that every read of invoices names the account.
       .where('invoices.account_id', '=', parameter<number>(values.accountId))
@@ -364,10 +380,10 @@ function buildSearchStatements(db: Kysely<DatabaseSchema>, shape: SearchShape, v
   const totalColumns = [totalValueOf(db, values, matching).as('total'), currentVersionOf(db, values).as('version')] as const;
   return {
     directPage,
-    page: rowsOf(pageIds),
+    page: rowsOf(pageIds.as('page')),
     directPageAndTotal: directPage.select(totalColumns),
-    pageAndTotal: rowsOf(pageIds).select(totalColumns),
-    fewMatchesPage: rowsOf(fewMatchesIds),
+    pageAndTotal: rowsOf(pageIds.as('page')).select(totalColumns),
+    fewMatchesPage: rowsOf(fewMatchesIds.as('page')),
     total,
   };
 }
@@ -387,10 +403,14 @@ interface SearchTemplates {
 /** Shapes compiled so far, for the process (compile-only.ts: both engines run the same compiled text). */
 const templateCache = new TemplateCache<SearchTemplates>(500);
 
-function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates {
+/** What a statement's SQL text depends on: order, first page or by cursor, and which criteria (not their values). */
+function shapeKey(shape: SearchShape, values: SearchValues): string {
   // Fields and operators are allow-listed names (criteria.ts): they cannot be confused with the separators.
-  const key = `${shape.orderBy} ${shape.direction} ${values.cursor === undefined ? 'first' : 'cursor'} ${values.criteria.map((criterion) => `${criterion.field} ${criterion.operator}`).join(',')}`;
-  return templateCache.get(key, () => {
+  return `${shape.orderBy} ${shape.direction} ${values.cursor === undefined ? 'first' : 'cursor'} ${values.criteria.map((criterion) => `${criterion.field} ${criterion.operator}`).join(',')}`;
+}
+
+function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates {
+  return templateCache.get(shapeKey(shape, values), () => {
     const built = buildSearchStatements(compileOnly, shape, withPlaceholders(mapSearchValues, values));
     const valueCount = valuesOf(mapSearchValues, values).length;
     return {
@@ -523,4 +543,46 @@ export async function searchInvoices(database: Database, accountId: number, sear
     );
   }
   return { data, pagination };
+}
+
+/** Where a batch of a keyset read ended: its last row's sort value (as the database's text of it) and id. */
+export interface KeysetPosition {
+  sortValue: string;
+  id: string;
+}
+
+/** The order and criteria of a search, without its page: what an export reads. */
+export type SearchOrder = Pick<ParsedSearch, 'orderBy' | 'direction' | 'criteria'>;
+
+/**
+ * Statements that read every invoice a search's criteria match, in its order, `limit` rows at a time:
+ * the search's own filter (matchingInvoices), and after the first batch its cursor's keyset condition
+ * (afterCursor), so each batch starts where the last one ended on the (account_id, <sort>, id) index
+ * and costs the same however deep it is. `select` adds the columns (the export's are text). Ordered by
+ * the table's columns by name, so an output column of the same name (an amount as text) does not
+ * become the sort key. Compiled once per shape, like the search's.
+ */
+export function keysetBatchReader<Row>(select: (matching: MatchingInvoices) => SelectQueryBuilder<DatabaseSchema, 'invoices', Row>) {
+  const templates = new TemplateCache<StatementTemplate<Row>>(500);
+  const build = (shape: SearchShape, values: SearchValues) => {
+    const matching = matchingInvoices(compileOnly, values);
+    const { cursor } = values;
+    const batch = cursor === undefined ? matching : matching.where((eb) => afterCursor(eb, shape, cursor));
+    return select(batch).orderBy(`invoices.${shape.orderBy}`, shape.direction).orderBy('invoices.id', shape.direction).limit(parameter<number>(values.limit));
+  };
+  return (accountId: number, search: SearchOrder, after: KeysetPosition | undefined, limit: number): CompiledQuery<Row> => {
+    const values: SearchValues = {
+      accountId,
+      criteria: mergeInCriteria(search.criteria).map(criterionValues),
+      // A batch has no total: the cursor's version and total are never part of its statement.
+      cursor: after === undefined ? undefined : { sortValue: after.sortValue, id: after.id, invoicesVersion: undefined, total: undefined },
+      limit,
+      offset: 0,
+    };
+    const shape: SearchShape = { orderBy: search.orderBy, direction: search.direction };
+    const template = templates.get(shapeKey(shape, values), () =>
+      statementTemplate(build(shape, withPlaceholders(mapSearchValues, values)), valuesOf(mapSearchValues, values).length),
+    );
+    return template.bind(valuesOf(mapSearchValues, values));
+  };
 }

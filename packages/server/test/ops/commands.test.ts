@@ -2,10 +2,11 @@
 // PostgreSQL): a backup taken from a running service, which keeps serving; one-line refusals of bad
 // input; a copy killed half-way that leaves PostgreSQL marked incomplete (and refused by the service)
 // and a rerun that finishes it; a restore into an empty directory holding every row, sequence and
-// idempotency key the service had written.
+// idempotency key the service had written, and an attached file's bytes as uploaded.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,9 @@ import { contents, sequences } from '../support/database-contents.js';
 
 /** Each command is a new Node process that opens PGlite: a few seconds each, far more on a loaded machine. */
 const commandTestTimeoutMs = 240_000;
+
+/** A small PDF attached before the backup. */
+const attachedPdf = new Uint8Array(Buffer.from('%PDF-1.4\n% kept in the backup\ntrailer\n<<>>\n%%EOF\n', 'latin1'));
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -89,6 +93,16 @@ describe('the database commands', () => {
     bearer = await token({ accountId: 1, clientId: 'backups' });
     const answer = await createInvoice(service.url);
     firstAnswer = { status: answer.status, body: await answer.text() };
+    // A file attached to it: the backup, the copy and the restore carry its bytes.
+    const form = new FormData();
+    form.append('file', new File([attachedPdf], 'kept.pdf', { type: 'application/pdf' }));
+    const invoiceId = (JSON.parse(firstAnswer.body) as { invoice: { id: number } }).invoice.id;
+    const attached = await fetch(`${service.url}/api/v1/invoices/${invoiceId}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}` },
+      body: form,
+    });
+    expect(attached.status).toBe(201);
     scratch = await createPostgresDatabase('commands');
   }, setUpTimeoutMs);
 
@@ -160,6 +174,7 @@ describe('the database commands', () => {
         expect(rerun.stderr).toContain('holds an interrupted copy');
         expect(rerun.stdout).toMatch(/\(an interrupted copy started over\)\.\ntable +source rows +target rows +source checksum +target checksum\n/);
         expect(rerun.stdout).toMatch(/\ninvoices +81 +81 +([0-9a-f]{16}) +\1\n/);
+        expect(rerun.stdout).toMatch(/\ninvoice_attachments +1 +1 +([0-9a-f]{16}) +\1\n/);
         expect(rerun.stdout).toMatch(/\nidempotency_keys +1 +1 +([0-9a-f]{16}) +\1\n/);
         expect(rerun.code).toBe(0);
         expect(await findIncompleteCopy(target.db)).toBeUndefined();
@@ -177,7 +192,7 @@ describe('the database commands', () => {
       const restoredDir = join(workDir, 'restored');
       const restore = await run('restore', [file, '--data-dir', restoredDir]);
       expect(restore.stdout).toMatch(
-        /rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoice_counts \d+, invoices 81, users 6\.\n$/,
+        /rows: accounts 2, company_clients 30, deliveries 8, delivery_items \d+, idempotency_keys 1, invoices 81, invoice_attachments 1, invoice_counts \d+, users 6\.\n$/,
       );
       expect(restore.code).toBe(0);
       expect((await readdir(workDir)).filter((name) => name.startsWith('restored'))).toEqual(['restored']);
@@ -188,6 +203,10 @@ describe('the database commands', () => {
       try {
         expect(await contents(restored)).toEqual(await contents(reference));
         expect(await sequences(restored)).toEqual(await sequences(reference));
+        const files = await sql<{ content: Uint8Array; sha256: string }>`select content, sha256 from invoice_attachments`.execute(restored.db);
+        expect(files.rows.map((file) => [new Uint8Array(file.content), file.sha256])).toEqual([
+          [attachedPdf, createHash('sha256').update(attachedPdf).digest('hex')],
+        ]);
         const onRestored = await startTestService({ database: restored, handlers: createHandlers() });
         try {
           const replay = await createInvoice(onRestored.url);

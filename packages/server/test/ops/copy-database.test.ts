@@ -1,8 +1,8 @@
 // db:copy's copy in-process, on real engines: a seeded embedded database (PGlite) with every kind of
-// row, an idempotency key stored through the real service among them, copied into an empty PostgreSQL
-// database and back into an empty PGlite; rows, sequences and counters compared table by table with
-// what the source holds; a target with rows refused; and a create retried after the move replayed.
-import { randomUUID } from 'node:crypto';
+// row, an idempotency key and an attached file stored through the real service among them, copied into
+// an empty PostgreSQL database and back into an empty PGlite; rows, sequences and counters compared
+// table by table with what the source holds, the file's bytes and SHA-256 as uploaded; a target with rows refused; and a create retried after the move replayed.
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findIncompleteCopy } from '../../src/db/copy-marker.js';
@@ -15,6 +15,18 @@ import { startTestService, token } from '../http/support/service.js';
 import { contents, sequences } from '../support/database-contents.js';
 
 const silent = (): void => undefined;
+
+/** A small PDF attached before the move, with every byte value in it: bytea must carry each exactly. */
+const attachedPdf = new Uint8Array([...Buffer.from('%PDF-1.7\n%', 'latin1'), ...Array.from({ length: 256 }, (_, byte) => byte), ...Buffer.from('\n%%EOF\n')]);
+const attachedSha256 = createHash('sha256').update(attachedPdf).digest('hex');
+
+/** The attached files' bytes and stored SHA-256, by id. */
+const attachedFiles = async (database: Database) =>
+  (await database.db.selectFrom('invoice_attachments').select(['id', 'content', 'sha256']).orderBy('id').execute()).map((row) => ({
+    id: row.id,
+    content: new Uint8Array(row.content),
+    sha256: row.sha256,
+  }));
 
 /** The set-up opens PGlite, seeds it and starts a service (seconds each, a minute or more on a loaded machine). */
 const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
@@ -45,6 +57,14 @@ describe('copying the embedded database to PostgreSQL and back', () => {
     try {
       const answer = await createInvoice(service.url, key);
       firstAnswer = { status: answer.status, body: await answer.text(), location: answer.headers.get('location') };
+      const form = new FormData();
+      form.append('file', new File([attachedPdf], 'before-the-move.pdf', { type: 'application/pdf' }));
+      const attached = await fetch(`${service.url}${firstAnswer.location}/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}` },
+        body: form,
+      });
+      expect(attached.status).toBe(201);
     } finally {
       await service.close();
     }
@@ -63,7 +83,7 @@ describe('copying the embedded database to PostgreSQL and back', () => {
     expect(firstAnswer.status).toBe(201);
     expect(copied.resumed).toBe(false);
     expect(copied.tables.map((check) => check.table).sort()).toEqual(
-      ['accounts', 'company_clients', 'deliveries', 'delivery_items', 'idempotency_keys', 'invoice_counts', 'invoices', 'users'].sort(),
+      ['accounts', 'company_clients', 'deliveries', 'delivery_items', 'idempotency_keys', 'invoice_attachments', 'invoice_counts', 'invoices', 'users'].sort(),
     );
     for (const check of copied.tables) {
       expect(check.targetRows, check.table).toBe(check.sourceRows);
@@ -77,6 +97,14 @@ describe('copying the embedded database to PostgreSQL and back', () => {
     expect(await contents(postgres)).toEqual(await contents(source));
     expect(await sequences(postgres)).toEqual(await sequences(source));
     expect(await findIncompleteCopy(postgres.db)).toBeUndefined();
+  });
+
+  it("carries an attached file's bytes exactly, matching the SHA-256 stored with them", async () => {
+    const files = await attachedFiles(postgres);
+    expect(files).toEqual(await attachedFiles(source));
+    expect(files.map((file) => [file.content, file.sha256, createHash('sha256').update(file.content).digest('hex')])).toEqual([
+      [attachedPdf, attachedSha256, attachedSha256],
+    ]);
   });
 
   it('refuses a target that already holds rows, and leaves it as it was', async () => {
@@ -118,6 +146,7 @@ describe('copying the embedded database to PostgreSQL and back', () => {
       expect(outcome.tables.every((check) => check.sourceChecksum === check.targetChecksum)).toBe(true);
       expect(await contents(back)).toEqual(await contents(postgres));
       expect(await sequences(back)).toEqual(await sequences(postgres));
+      expect((await attachedFiles(back)).map((file) => [file.content, file.sha256])).toEqual([[attachedPdf, attachedSha256]]);
     } finally {
       await back.dispose();
     }

@@ -217,6 +217,15 @@ describe('firstSearchProblem', () => {
     });
   });
 
+  it("leaves a property the body's schema does not have to the schema: the export's limit is unknown, not out of range", () => {
+    const unknown = [{ path: ['limit'], message: 'must NOT have additional properties' }];
+    expect(firstSearchProblem({ limit: 5000 }, unknown, ['order_by', 'order_direction', 'criteria'])).toEqual({
+      field: 'limit',
+      issue: 'is not a known property',
+    });
+    expect(firstSearchProblem({ limit: 5000 }, [])).toEqual({ field: 'limit', issue: 'must be between 1 and 1000' });
+  });
+
   it('merges schema and semantic problems in body order', () => {
     const body = { criteria: [criterion('amount', 'like', 'x')], limit: 5000 };
     const schema = [{ path: ['limit'], message: 'must be <= 1000' }];

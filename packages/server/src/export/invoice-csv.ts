@@ -1,0 +1,153 @@
+// The invoices of an account as CSV, read batch by batch (exportInvoices). Each batch is one short
+// statement of its own, the next one starting after the last row of the one before (a keyset, the
+// search's cursor condition), read at most one batch ahead of what the consumer has asked for: the
+// answer is piped with back-pressure (http/answer-stream.ts), so a slow reader leaves further batches
+// unread and holds no connection between statements (PGlite's one session is shared by every request;
+// PostgreSQL's pool is small), and a reader that goes away ends the generator: the batch already
+// being read is dropped and no other is read.
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import { invoiceColumns } from '../db/mappers.js';
+import { keysetBatchReader, type KeysetPosition, type SearchOrder } from '../search/index.js';
+import { csvRecord, csvTextField } from './csv.js';
+
+/**
+ * Rows per statement: a million rows are 200 round trips, and a batch (its rows, then its text) stays
+ * about a MiB (a few with the longest descriptions), two of them held at most.
+ */
+export const exportBatchSize = 5_000;
+
+/** The header line: the invoice's properties in the order the spec gives them. */
+export const invoiceCsvHeader = csvRecord([...invoiceColumns]);
+
+/** A timestamp as the JSON answers write it (type-parsers.ts): UTC, milliseconds, `Z`. */
+const timestampText = (column: 'created_at' | 'updated_at') =>
+  sql<string>`to_char(${sql.ref(`invoices.${column}`)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `amount,currency,status,due_date,created_at,updated_at` as the CSV writes them: numbers, dates and
+ * the spec's codes (the table's checks hold currency and status to their letters), which can hold no
+ * comma, quote or line break and start no formula. The amount's numeric text keeps its two decimals
+ * (no float in between); dates and timestamps are the JSON's text.
+ */
+const amountToUpdatedAt = sql<string>`cast(${sql.ref('invoices.amount')} as text) || ',' || ${sql.ref('invoices.currency')} || ',' || ${sql.ref('invoices.status')} || ',' || cast(${sql.ref('invoices.due_date')} as text) || ',' || ${timestampText('created_at')} || ',' || ${timestampText('updated_at')}`;
+
+/** The three texts a user wrote, the only cells that can need a quote or a neutralising `'`. */
+const userTexts = ['invoices.invoice_number', 'invoices.client_name', 'invoices.description'] as const;
+
+/**
+ * True when a user's text needs csv.ts's care: it starts like a formula, or holds a comma, a quote
+ * or a line break. The same characters as csv.ts's rules (test/operations/invoice-export.test.ts
+ * checks each), found with `left` and `strpos`, which cost the database about what COPY's own
+ * quoting check does, where a regular expression per cell doubled the statement's time.
+ */
+const needsCare = sql.join(
+  userTexts.map(
+    (column) =>
+      sql`left(${sql.ref(column)}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) or strpos(${sql.ref(column)}, ',') > 0 or strpos(${sql.ref(column)}, '"') > 0 or strpos(${sql.ref(column)}, chr(10)) > 0 or strpos(${sql.ref(column)}, chr(13)) > 0`,
+  ),
+  sql` or `,
+);
+
+/**
+ * A batch's rows, one string each (`record`). An invoice whose texts need no care (nearly every one)
+ * arrives as its finished CSV record, joined by the database: one string per row is all Node reads
+ * and keeps, where a field per column made the rows the export's whole cost (parsing, then garbage
+ * collection). Any other invoice arrives as its six parts in a JSON array of strings (it starts with
+ * `[`, a record with its id's digits), and csv.ts neutralises and quotes its texts (invoiceCsvRecord).
+ */
+export const readExportBatch = keysetBatchReader((matching) =>
+  matching.select(
+    sql<string>`case when ${needsCare} then cast(json_build_array(cast(${sql.ref('invoices.id')} as text), ${sql.ref('invoices.invoice_number')}, cast(${sql.ref('invoices.client_id')} as text), ${sql.ref('invoices.client_name')}, ${amountToUpdatedAt}, ${sql.ref('invoices.description')}) as text) else cast(${sql.ref('invoices.id')} as text) || ',' || ${sql.ref('invoices.invoice_number')} || ',' || cast(${sql.ref('invoices.client_id')} as text) || ',' || ${sql.ref('invoices.client_name')} || ',' || ${amountToUpdatedAt} || ',' || ${sql.ref('invoices.description')} || chr(13) || chr(10) end`.as(
+      'record',
+    ),
+  ),
+);
+
+/** A row of readExportBatch: a finished record, or an invoice's parts as a JSON array. */
+export interface ExportRow {
+  record: string;
+}
+
+/** An invoice's parts as the database sends them: id, invoice_number, client_id, client_name, `amount,...,updated_at`, description. */
+export type ExportCells = readonly [string, string, string, string, string, string];
+
+/** One invoice's record from its parts: the texts a user wrote neutralised and quoted (csv.ts), the rest as it is. */
+export function invoiceCsvRecord([id, invoiceNumber, clientId, clientName, amountToUpdated, description]: ExportCells): string {
+  return `${id},${csvTextField(invoiceNumber)},${clientId},${csvTextField(clientName)},${amountToUpdated},${csvTextField(description)}\r\n`;
+}
+
+/** `[`: the JSON array of an invoice whose texts need care; a finished record starts with a digit. */
+const jsonArrayStart = 0x5b;
+const isCells = (row: ExportRow): boolean => row.record.charCodeAt(0) === jsonArrayStart;
+const cellsOf = (row: ExportRow): ExportCells => JSON.parse(row.record) as ExportCells;
+
+/**
+ * Where a batch ended, from its last row: the id and the sort field's value as the database wrote
+ * them. A finished record holds no comma inside a field (that is what let the database finish it),
+ * so splitting it gives the fields back; a JSON array holds the raw values.
+ */
+function keysetOf(row: ExportRow, orderBy: SearchOrder['orderBy']): KeysetPosition {
+  let fields: string[];
+  if (isCells(row)) {
+    const [id, invoiceNumber, clientId, clientName, amountToUpdated, description] = cellsOf(row);
+    fields = [id, invoiceNumber, clientId, clientName, ...amountToUpdated.split(','), description];
+  } else fields = row.record.slice(0, -2).split(',');
+  return { sortValue: fields[invoiceColumns.indexOf(orderBy)] as string, id: fields[0] as string };
+}
+
+/**
+ * Characters per chunk of the answer, at most. A string of more than 128 KiB is allocated in V8's
+ * large-object space, which only a full collection frees: a batch's text written as one string (about
+ * 700 KiB) left hundreds of MiB of such garbage over a million rows. 60 Ki characters stay below that
+ * even as two-byte strings (any character beyond Latin-1 makes one), and die young, in the scavenges
+ * that run anyway; each chunk is one write to the socket.
+ */
+export const chunkCharacters = 60 * 1024;
+
+/** A batch's records as chunks of at most about chunkCharacters (one record may pass it). */
+function* recordsOf(rows: readonly ExportRow[], first = ''): Generator<string> {
+  let text = first;
+  for (const row of rows) {
+    text += isCells(row) ? invoiceCsvRecord(cellsOf(row)) : row.record;
+    if (text.length >= chunkCharacters) {
+      yield text;
+      text = '';
+    }
+  }
+  if (text !== '') yield text;
+}
+
+export interface InvoiceCsvOptions {
+  /** Rows per statement (exportBatchSize). */
+  batchSize?: number;
+}
+
+/**
+ * The CSV of every invoice of `accountId` the search's criteria match, in its order. The first batch
+ * is read before this resolves, so a database that cannot answer fails the request with its proper
+ * status while no header has gone out; the rest is read as the answer is consumed.
+ */
+export async function invoiceCsv(database: Database, accountId: number, search: SearchOrder, options: InvoiceCsvOptions = {}): Promise<AsyncGenerator<string>> {
+  const batchSize = options.batchSize ?? exportBatchSize;
+  const read = async (after: KeysetPosition | undefined) => (await database.db.executeQuery(readExportBatch(accountId, search, after, batchSize))).rows;
+  const first = await read(undefined);
+  async function* chunks(): AsyncGenerator<string> {
+    let rows = first;
+    let header = invoiceCsvHeader;
+    // A short batch is the last one: no statement is spent to learn that nothing follows.
+    while (rows.length === batchSize) {
+      // One batch ahead: the database reads the next batch while this one is written, instead of the
+      // two taking turns (the export's time was theirs added). Its statement ends on its own; if the
+      // caller leaves meanwhile, its rows are dropped and nothing after it is read.
+      const next = read(keysetOf(rows[rows.length - 1] as ExportRow, search.orderBy));
+      // Awaited below; a failure while this batch is written must not count as unhandled before then.
+      next.catch(() => undefined);
+      yield* recordsOf(rows, header);
+      header = '';
+      rows = await next;
+    }
+    yield* recordsOf(rows, header);
+  }
+  return chunks();
+}
