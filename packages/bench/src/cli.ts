@@ -6,9 +6,11 @@
 // runs this checkout's service against DIR's in interleaved rounds (compare-run.ts); with it, `--seconds N`
 // sets each round's length, `--rounds N` the rounds per side and `--warm-up N` each side's warm-up requests;
 // `--searches 'NAME,...'` picks the searches and `--baseline-database NAME` gives the baseline its own
-// copy of the data set (compare-run.ts).
+// copy of the data set (compare-run.ts). `--export` runs the CSV export's sections alone (export-run.ts;
+// the quick data set unless --full).
 import { writeFile } from 'node:fs/promises';
 import { runCompare } from './compare-run.js';
+import { runExportOnly } from './export-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
 import { profiles, type ProfileName } from './profiles.js';
 import { runBenchmark } from './run.js';
@@ -33,6 +35,8 @@ interface CliOptions {
   searches: string[] | undefined;
   /** With --compare: warm-up requests per side instead of the profile's. */
   warmUpRequests: number | undefined;
+  /** Run the export's sections alone. */
+  exportOnly: boolean;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -49,6 +53,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     baselineDatabase: undefined,
     searches: undefined,
     warmUpRequests: undefined,
+    exportOnly: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -58,6 +63,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--smoke') options.profile = 'smoke';
     else if (argument === '--full') options.profile = 'full';
     else if (argument === '--drop') options.dropDatabaseAfter = true;
+    else if (argument === '--export') options.exportOnly = true;
     else if (argument === '--output') options.output = argv[++index];
     else if (argument === '--database') options.databaseName = argv[++index];
     else if (argument === '--seconds') {
@@ -77,7 +83,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
       throw new Error(
-        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME]`,
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME], --export`,
       );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
@@ -126,6 +132,9 @@ if (options.compare !== undefined) {
     ...(options.searches === undefined ? {} : { searches: options.searches }),
     log,
   });
+} else if (options.exportOnly) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runExportOnly({ profile, postgresServerUrl, databaseName: options.databaseName ?? `bench_${profile.name}`, log });
 } else if (options.cpuProfile !== undefined) {
   const profile = profiles[options.profile ?? 'quick'];
   report = await runProfile({

@@ -28,8 +28,8 @@ export async function benchPglite(
   devKeyFile: string,
   token: string,
   log: (line: string) => void,
-  /** More measurements on the PGlite service (the worst-case searches), before it stops. */
-  alsoMeasure?: (serviceUrl: string) => Promise<void>,
+  /** More measurements on the PGlite service (the worst-case searches, the export), before it stops. */
+  alsoMeasure?: (serviceUrl: string, service: RunningServer) => Promise<void>,
 ): Promise<PgliteRow[]> {
   const deepOffset = Math.floor((profile.pglite.invoices * 0.9) / 1_000) * 1_000 || 100;
   const all = searchScenarios(profile, deepOffset);
@@ -60,7 +60,7 @@ export async function benchPglite(
       const figures = await searchOnce(service.url, token, scenario.body, profile.connections, profile.pgliteMeasure);
       rows.push({ scenario, service: figures, rawSql: rawFigures[index]! });
     }
-    await alsoMeasure?.(service.url);
+    await alsoMeasure?.(service.url, service);
     return rows;
   } finally {
     await service?.stop();

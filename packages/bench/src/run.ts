@@ -21,6 +21,7 @@ import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios
 import { benchSearches, searchOnce } from './search-bench.js';
 import { cursorDeepPages } from './cursor-deep-page.js';
 import { deferredJoinDeepPage, naiveDeepPage } from './deep-page.js';
+import { exportRounds, pgliteExportSection } from './export-bench.js';
 import { extraSections, type ReportSection } from './sections.js';
 import { worstCaseLines } from './worst-case.js';
 import { serviceSearchStatements } from './service-sql.js';
@@ -223,8 +224,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     );
 
     log(`PGlite: ${profile.pglite.invoices.toLocaleString('en-US')} invoices`);
-    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log, async (pgliteUrl) => {
+    const pglite = await benchPglite(profile, pgliteDirectory, devKeyFile, token, log, async (pgliteUrl, pgliteService) => {
       notes.push(...(await worstCaseLines('PGlite', pgliteUrl, token, worstCaseRequests)));
+      sections.push(await pgliteExportSection(pgliteService, token, exportRounds({ profile }), log));
     });
     clock.end('PGlite');
 

@@ -2,7 +2,9 @@
 // the worst-case `in` lists, ...): each is one function here, run against the started service after
 // the searches, and printed after the single-client checks. Adding one is adding it to the list.
 import type { RunningServer } from './child-process.js';
+import { exportSection } from './export-bench.js';
 import { handWiredSections } from './hand-wired.js';
+import { invoicePdfSection } from './invoice-pdf-bench.js';
 import type { Profile } from './profiles.js';
 import { startupSection } from './startup-time.js';
 import { tracingCostSection } from './tracing-cost.js';
@@ -36,4 +38,4 @@ export interface ReportSection {
 /** One measurement's section, or several made from the same rounds. */
 export type SectionBench = (context: SectionContext) => Promise<ReportSection | ReportSection[]>;
 
-export const extraSections: SectionBench[] = [handWiredSections, startupSection, tracingCostSection];
+export const extraSections: SectionBench[] = [handWiredSections, startupSection, tracingCostSection, exportSection, invoicePdfSection];
