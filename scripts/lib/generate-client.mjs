@@ -61,7 +61,11 @@ const headerOptions = {
   'if-match': { option: 'ifMatch', type: 'IfMatchOption' },
 };
 
-const isSuccess = (status) => /^2\d\d$/.test(status);
+/**
+ * The answers a client takes for successes: every 2xx, and a `304 Not Modified` the spec documents (the
+ * copy the caller holds, named by its If-None-Match, is current: no body, nothing failed).
+ */
+const isSuccess = (status) => /^(2\d\d|304)$/.test(status);
 
 /** The success statuses and their media facts, as the table lists them (`[]`: no body). */
 function successMedia(entry) {

@@ -1,6 +1,6 @@
 // How a success answer's body is read, by the kind the operation table gives each media type of its
 // status (carried by each generated function as its `read` plan), so that no call names a `parseAs`:
-//   no content (`[]`, a 204)  undefined
+//   no content (`[]`: a 204, a 304)  undefined
 //   json                      the parsed JSON (a body that is not JSON: UnexpectedResponseError)
 //   text                      a string (fetch decodes UTF-8, the table's charset)
 //   bytes                     a Blob, of the answer's Content-Type (the spec's media type where the

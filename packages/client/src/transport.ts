@@ -274,7 +274,8 @@ export function createInvoke(policy: RetryPolicy, sources: CallIdSources, runtim
     // The success body is read within the attempt, so its time limit covers it (a stream: up to its headers).
     const attemptOnce = async (signal: AbortSignal): Promise<Answer> => {
       const answer: Answer = await send({ ...init, signal }, encoded?.wire as WireBody);
-      if (plan.read === undefined || !answer.response.ok) return answer;
+      // The plan's statuses are the documented successes: the 2xx, and a 304 where the spec has one.
+      if (plan.read === undefined || plan.read[String(answer.response.status)] === undefined) return answer;
       return { ...answer, read: await readAnswer(operationId, requestId, answer.response, plan.read, wish) };
     };
     // `attempts` counts HTTP requests; `tries` those the retry policy spends (a 401 replay is not one).

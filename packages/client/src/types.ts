@@ -41,8 +41,9 @@ type FactsOf<C extends ClientContract, K> = K extends keyof C['table'] ? C['tabl
 type Responses<C extends ClientContract, K> = OperationOf<C, K> extends { responses: infer R } ? R : never;
 
 /** Documented statuses of an operation, split by outcome. */
+/** The 2xx of an operation, and its 304 where the spec documents one (the caller's copy is current: no body). */
 export type ContractSuccessStatus<C extends ClientContract, K extends ContractOperationId<C>> = Extract<keyof Responses<C, K>, number> &
-  (200 | 201 | 202 | 203 | 204 | 205 | 206);
+  (200 | 201 | 202 | 203 | 204 | 205 | 206 | 304);
 export type ContractErrorStatus<C extends ClientContract, K extends ContractOperationId<C>> = Exclude<
   Extract<keyof Responses<C, K>, number>,
   ContractSuccessStatus<C, K>

@@ -199,7 +199,7 @@ describe('bodies that are not JSON, from the table’s media facts', () => {
     expect(plans.map((line) => line.trim())).toEqual([
       "exportInvoices: { read: { '200': [['text/csv', 'text']] } },",
       "deleteInvoice: { ifMatch: 'If-Match', read: { '204': [] } },",
-      "getInvoicePdf: { read: { '200': [['application/pdf', 'bytes']] } },",
+      "getInvoicePdf: { read: { '200': [['application/pdf', 'bytes']], '304': [] } },",
       "uploadInvoiceAttachment: { idempotencyKey: 'Idempotency-Key', write: [{ mediaType: 'multipart/form-data', kind: 'multipart', files: { file: '' } }] },",
       "getInvoiceAttachment: { read: { '200': [['application/pdf', 'bytes'], ['image/png', 'bytes'], ['image/jpeg', 'bytes']] } },",
       "deleteInvoiceAttachment: { read: { '204': [] } },",

@@ -29,10 +29,32 @@ function operationNode(operationId: OperationId): SpecNode {
   return (spec.paths as Record<string, Record<string, SpecNode>>)[facts.path]?.[facts.method.toLowerCase()] ?? {};
 }
 
-/** A request to the operation that the service would take: path ids 1, the spec's first request example. */
+/** The first bytes of each file type an upload may declare: what the handlers' byte check asks of it. */
+const fileStarts: Record<string, string> = { 'application/pdf': '%PDF-1.7\n', 'image/png': '\x89PNG\r\n\x1a\n', 'image/jpeg': '\xff\xd8\xff\xe0' };
+
+/** A multipart body the operation takes: each file part a small file of its first listed type. */
+function validForm(operationId: OperationId): FormData | undefined {
+  const media = operationTable[operationId].requestMedia?.media ?? [];
+  const multipart = media.find((facts) => facts.kind === 'multipart');
+  if (multipart === undefined || !('parts' in multipart)) return undefined;
+  const form = new FormData();
+  for (const part of multipart.parts) {
+    if (part.kind !== 'file') continue;
+    const type = part.contentTypes[0] ?? 'application/octet-stream';
+    form.append(part.name, new File([Buffer.from(`${fileStarts[type] ?? ''}sample`, 'latin1')], `sample-${part.name}`, { type }));
+  }
+  return form;
+}
+
+/**
+ * A request to the operation that the service would take: path ids 1, the spec's first request
+ * example, or for an upload a small file of the right type in each file part.
+ */
 function validRequest(operationId: OperationId, headers: Record<string, string> = {}, base = baseUrl): Request {
   const facts = operationTable[operationId];
   const path = facts.path.replace(/\{[^}]+\}/g, '1');
+  const form = validForm(operationId);
+  if (form !== undefined) return new Request(`${base}${path}`, { method: facts.method, headers: { Authorization: 'Bearer test-token', ...headers }, body: form });
   const content = resolveRef(spec, operationNode(operationId).requestBody)?.content as Record<string, SpecNode> | undefined;
   const examples = Object.values((content?.['application/json']?.examples ?? {}) as Record<string, unknown>);
   const body = examples[0] === undefined ? undefined : JSON.stringify(resolveRef(spec, examples[0])?.value);
