@@ -3,14 +3,30 @@
 // resolved against the model when the command runs. After each call the real answer is compared with
 // what the model predicts (status, body, ETag, Location, paging), then the model moves on and the
 // answer's links join the argument sources.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Delivery, Invoice, InvoiceStatus, OperationId } from '@invoice-api/contract';
 import { isRecord } from '@invoice-api/contract';
-import { entityTag, harvest, linksTo, pathOf, sourcesOf, type HarvestedLink, type Model, type PreparedRequest, type ValueSource } from './model.js';
+import {
+  entityTag,
+  harvest,
+  linksTo,
+  pathOf,
+  sourcesOf,
+  type Attachment,
+  type FormPart,
+  type HarvestedLink,
+  type Model,
+  type PreparedRequest,
+  type StoredAttachment,
+  type ValueSource,
+} from './model.js';
 import { send, type Real, type Sent } from './real.js';
 import {
   deliveryTotals,
+  exportColumns,
+  exportRow,
   formatNumber,
   lineRequest,
   planInvoiceUpdate,
@@ -23,12 +39,14 @@ import {
   type SearchShape,
   type SortField,
 } from './rules.js';
+import { parseCsv } from './csv.js';
 import { stats } from './stats.js';
 
 export type StatefulCommand = fc.AsyncCommand<Model, Real, false>;
 
 const statuses: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'overdue', 'cancelled'];
-const descriptions = ['', 'Alpha work', 'beta review', 'Gamma and BETA', 'consulting'];
+// The last two start as a spreadsheet formula would: the export must write them with a `'` first.
+const descriptions = ['', 'Alpha work', 'beta review', 'Gamma and BETA', 'consulting', '=HYPERLINK("x", "beta")', '-5, "a" discount'];
 const amounts = [0, 12.5, 99.99, 100, 250.75];
 const dates = ['2026-01-15', '2026-02-01', '2026-03-31', '2026-06-30'];
 const currencies = ['CHF', 'EUR'];
@@ -171,7 +189,7 @@ class CreateInvoice implements StatefulCommand {
     if (draft.invoice_number === null) model.nextInvoiceNumber += 1;
     model.invoices.set(created.id, { invoice: expected, version: 1 });
     storeAnswer(model, key, sent);
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `createInvoice(${JSON.stringify(this.draft)})`;
@@ -186,7 +204,7 @@ class GetInvoice implements StatefulCommand {
   async run(model: Model, real: Real): Promise<void> {
     const link = followed(pickLink(model, 'getInvoice', this.pick)!);
     const id = linkedId(link, 'invoice_id');
-    const stored = model.invoices.get(id)!;
+    const stored = model.invoices.get(id);
     const request: PreparedRequest = {
       operationId: 'getInvoice',
       actor: 'mine',
@@ -197,11 +215,15 @@ class GetInvoice implements StatefulCommand {
       body: undefined,
       sources: sourcesOf(link),
     };
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
     const sent = await sendChecked(real, request, `200 the invoice as last written, ETag ${entityTag(id, stored.version)}`);
     expect(sent.answer.status).toBe(200);
     expect(sent.answer.body).toEqual({ invoice: stored.invoice });
     expect(sent.answer.etag).toBe(entityTag(id, stored.version));
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `getInvoice(link ${this.pick})`;
@@ -258,7 +280,7 @@ class UpdateInvoice implements StatefulCommand {
   async run(model: Model, real: Real): Promise<void> {
     const link = followed(pickLink(model, 'updateInvoice', this.pick)!);
     const id = linkedId(link, 'invoice_id');
-    const stored = model.invoices.get(id)!;
+    const stored = model.invoices.get(id) ?? { invoice: undefined, version: 1 };
     const { fields, flaw } = this.patch;
     const sources: Record<string, ValueSource> = sourcesOf(link);
     delete sources['header.If-Match'];
@@ -296,6 +318,10 @@ class UpdateInvoice implements StatefulCommand {
       expectError(sent, 400, 'invalid_request', field);
       return;
     }
+    if (stored.invoice === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
     const currentTag = entityTag(id, stored.version);
     if (condition.tag !== undefined && condition.tag !== currentTag) {
       const sent = await sendChecked(real, request, `412 precondition_failed (current ${currentTag})`);
@@ -313,7 +339,7 @@ class UpdateInvoice implements StatefulCommand {
       expect(sent.answer.status).toBe(200);
       expect(sent.answer.body).toEqual({ invoice: stored.invoice });
       expect(sent.answer.etag).toBe(currentTag);
-      harvest(model, sent.exchange, sent.step);
+      harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
       return;
     }
     const sent = await sendChecked(real, request, `200 changed, ETag ${entityTag(id, stored.version + 1)}`);
@@ -326,7 +352,7 @@ class UpdateInvoice implements StatefulCommand {
     expect(answered.updated_at > stored.invoice.updated_at, 'updated_at moves forward').toBe(true);
     expect(sent.answer.etag).toBe(entityTag(id, stored.version + 1));
     model.invoices.set(id, { invoice: expected, version: stored.version + 1 });
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `updateInvoice(link ${this.pick}, ${JSON.stringify(this.patch)}, If-Match ${this.ifMatch})`;
@@ -396,7 +422,7 @@ async function checkedSearch(model: Model, real: Real, request: PreparedRequest)
       nextPosition: offset + page.length,
     });
   }
-  harvest(model, sent.exchange, sent.step);
+  harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
 }
 
 class SearchInvoices implements StatefulCommand {
@@ -484,7 +510,7 @@ class ListCompanyClients implements StatefulCommand {
     expect(sent.answer.status).toBe(200);
     const listed = (sent.answer.body as { company_clients: Array<{ id: number; name: string }> }).company_clients;
     expect(listed.map(({ id, name }) => ({ id, name }))).toEqual(model.clients);
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return 'listCompanyClients()';
@@ -517,7 +543,7 @@ class GetCompanyClient implements StatefulCommand {
     expect((sent.answer.body as { company_client: { id: number; name: string } }).company_client).toMatchObject(
       model.clients.find((client) => client.id === id)!,
     );
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `getCompanyClient(link ${this.pick})`;
@@ -594,7 +620,7 @@ class CreateDelivery implements StatefulCommand {
     model.nextDeliveryNumber += 1;
     model.deliveries.set(created.id, { delivery: expected, version: 1 });
     storeAnswer(model, key, sent);
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `createDelivery(${JSON.stringify(this.draft)})`;
@@ -609,7 +635,7 @@ class GetDelivery implements StatefulCommand {
   async run(model: Model, real: Real): Promise<void> {
     const link = followed(pickLink(model, 'getDelivery', this.pick)!);
     const id = linkedId(link, 'delivery_id');
-    const stored = model.deliveries.get(id)!;
+    const stored = model.deliveries.get(id);
     const request: PreparedRequest = {
       operationId: 'getDelivery',
       actor: 'mine',
@@ -620,11 +646,15 @@ class GetDelivery implements StatefulCommand {
       body: undefined,
       sources: sourcesOf(link),
     };
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
     const sent = await sendChecked(real, request, `200 the ${stored.delivery.status} delivery as last written, ETag ${entityTag(id, stored.version)}`);
     expect(sent.answer.status).toBe(200);
     expect(sent.answer.body).toEqual({ delivery: stored.delivery });
     expect(sent.answer.etag).toBe(entityTag(id, stored.version));
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `getDelivery(link ${this.pick})`;
@@ -661,7 +691,7 @@ class UpdateDelivery implements StatefulCommand {
   async run(model: Model, real: Real): Promise<void> {
     const link = followed(pickLink(model, 'updateDelivery', this.pick)!);
     const id = linkedId(link, 'delivery_id');
-    const stored = model.deliveries.get(id)!;
+    const stored = model.deliveries.get(id) ?? { delivery: undefined, version: 1 };
     const { patch } = this;
     const sources: Record<string, ValueSource> = sourcesOf(link);
     delete sources['header.If-Match'];
@@ -688,6 +718,10 @@ class UpdateDelivery implements StatefulCommand {
       expectError(await sendChecked(real, request, '400 invalid_request (contact_id)'), 400, 'invalid_request', 'contact_id');
       return;
     }
+    if (stored.delivery === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
     const currentTag = entityTag(id, stored.version);
     if (condition.tag !== undefined && condition.tag !== currentTag) {
       expectError(await sendChecked(real, request, `412 precondition_failed (current ${currentTag})`), 412, 'precondition_failed');
@@ -706,7 +740,7 @@ class UpdateDelivery implements StatefulCommand {
       expect(sent.answer.status).toBe(200);
       expect(sent.answer.body).toEqual({ delivery: current });
       expect(sent.answer.etag).toBe(currentTag);
-      harvest(model, sent.exchange, sent.step);
+      harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
       return;
     }
     const sent = await sendChecked(real, request, `200 changed, ETag ${entityTag(id, stored.version + 1)}`);
@@ -723,7 +757,7 @@ class UpdateDelivery implements StatefulCommand {
     expect(answered.updated_at > current.updated_at, 'updated_at moves forward').toBe(true);
     expect(sent.answer.etag).toBe(entityTag(id, stored.version + 1));
     model.deliveries.set(id, { delivery: expected, version: stored.version + 1 });
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `updateDelivery(link ${this.pick}, ${JSON.stringify(this.patch)}, If-Match ${this.ifMatch})`;
@@ -748,7 +782,7 @@ class IssueDelivery implements StatefulCommand {
   async run(model: Model, real: Real): Promise<void> {
     const link = followed(pickLink(model, 'issueDelivery', this.pick)!);
     const id = linkedId(link, 'delivery_id');
-    const stored = model.deliveries.get(id)!;
+    const stored = model.deliveries.get(id);
     const { draft } = this;
     const sources: Record<string, ValueSource> = sourcesOf(link);
     const body: Record<string, unknown> = {
@@ -780,6 +814,10 @@ class IssueDelivery implements StatefulCommand {
       expectError(await sendChecked(real, request, '400 invalid_request (contact_id)'), 400, 'invalid_request', 'contact_id');
       return;
     }
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
     if (stored.delivery.status === 'issued') {
       expectError(await sendChecked(real, request, '409 already_issued'), 409, 'already_issued');
       return;
@@ -800,7 +838,7 @@ class IssueDelivery implements StatefulCommand {
     expect(answered.updated_at > stored.delivery.updated_at, 'updated_at moves forward').toBe(true);
     model.deliveries.set(id, { delivery: expected, version: stored.version + 1 });
     storeAnswer(model, key, sent);
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `issueDelivery(link ${this.pick}, ${JSON.stringify(this.draft)})`;
@@ -834,10 +872,486 @@ class ListDeliveries implements StatefulCommand {
     );
     expect(sent.answer.status).toBe(200);
     expect(sent.answer.body).toEqual({ deliveries: page });
-    harvest(model, sent.exchange, sent.step);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
   }
   toString(): string {
     return `listDeliveries(limit ${this.limit}, offset ${this.offset})`;
+  }
+}
+
+// ---------- removals ----------
+
+// No link of the spec leads to a removal: DELETE takes the id (and the ETag for If-Match) from the
+// links to the update of the same resource, the ones that carry an If-Match. Borrowed, not followed:
+// the figures count a link only when its own operation is called.
+
+class DeleteInvoice implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly ifMatch: IfMatchChoice,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'updateInvoice', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = pickLink(model, 'updateInvoice', this.pick)!;
+    const id = linkedId(link, 'invoice_id');
+    const stored = model.invoices.get(id);
+    const sources: Record<string, ValueSource> = sourcesOf(link);
+    delete sources['header.If-Match'];
+    const condition = ifMatchFor(this.ifMatch, link, id, stored?.version ?? 1);
+    if (condition.source !== undefined) sources['header.If-Match'] = condition.source;
+    const request: PreparedRequest = {
+      operationId: 'deleteInvoice',
+      actor: 'mine',
+      method: 'DELETE',
+      template: '/api/v1/invoices/{invoice_id}',
+      pathValues: { invoice_id: id },
+      headers: condition.header,
+      body: undefined,
+      sources,
+    };
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
+    const currentTag = entityTag(id, stored.version);
+    if (condition.tag !== undefined && condition.tag !== currentTag) {
+      expectError(await sendChecked(real, request, `412 precondition_failed (current ${currentTag})`), 412, 'precondition_failed');
+      return;
+    }
+    if (stored.invoice.status !== 'draft') {
+      expectError(await sendChecked(real, request, `409 invoice_locked (${stored.invoice.status})`), 409, 'invoice_locked');
+      return;
+    }
+    const sent = await sendChecked(real, request, '204 removed, no body');
+    expect(sent.answer.status).toBe(204);
+    expect(sent.answer.body).toBeUndefined();
+    model.invoices.delete(id);
+    model.attachments.delete(id);
+  }
+  toString(): string {
+    return `deleteInvoice(link ${this.pick}, If-Match ${this.ifMatch})`;
+  }
+}
+
+class DeleteDelivery implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly ifMatch: IfMatchChoice,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'updateDelivery', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = pickLink(model, 'updateDelivery', this.pick)!;
+    const id = linkedId(link, 'delivery_id');
+    const stored = model.deliveries.get(id);
+    const sources: Record<string, ValueSource> = sourcesOf(link);
+    delete sources['header.If-Match'];
+    const condition = ifMatchFor(this.ifMatch, link, id, stored?.version ?? 1);
+    if (condition.source !== undefined) sources['header.If-Match'] = condition.source;
+    const request: PreparedRequest = {
+      operationId: 'deleteDelivery',
+      actor: 'mine',
+      method: 'DELETE',
+      template: '/2.0/delivery/{delivery_id}',
+      pathValues: { delivery_id: id },
+      headers: condition.header,
+      body: undefined,
+      sources,
+    };
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
+    const currentTag = entityTag(id, stored.version);
+    if (condition.tag !== undefined && condition.tag !== currentTag) {
+      expectError(await sendChecked(real, request, `412 precondition_failed (current ${currentTag})`), 412, 'precondition_failed');
+      return;
+    }
+    if (stored.delivery.status === 'issued') {
+      expectError(await sendChecked(real, request, '409 already_issued'), 409, 'already_issued');
+      return;
+    }
+    const sent = await sendChecked(real, request, '204 removed, no body');
+    expect(sent.answer.status).toBe(204);
+    expect(sent.answer.body).toBeUndefined();
+    model.deliveries.delete(id);
+  }
+  toString(): string {
+    return `deleteDelivery(link ${this.pick}, If-Match ${this.ifMatch})`;
+  }
+}
+
+// ---------- the invoice as PDF ----------
+
+type IfNoneMatchChoice = 'none' | 'current' | 'stale';
+
+class GetInvoicePdf implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly ifNoneMatch: IfNoneMatchChoice,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'getInvoicePdf', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = followed(pickLink(model, 'getInvoicePdf', this.pick)!);
+    const id = linkedId(link, 'invoice_id');
+    const stored = model.invoices.get(id);
+    const version = stored?.version ?? 1;
+    const sources: Record<string, ValueSource> = sourcesOf(link);
+    const headers: Record<string, string> = { Accept: 'application/pdf' };
+    if (this.ifNoneMatch !== 'none') {
+      const tagVersion = this.ifNoneMatch === 'current' ? version : version - 1;
+      headers['If-None-Match'] = entityTag(id, tagVersion);
+      const idSource = sources['path.invoice_id'];
+      if (idSource?.kind === 'answer')
+        sources['header.If-None-Match'] = { kind: 'entity-tag', step: idSource.step, expression: idSource.expression, version: tagVersion };
+    }
+    const request: PreparedRequest = {
+      operationId: 'getInvoicePdf',
+      actor: 'mine',
+      method: 'GET',
+      template: '/api/v1/invoices/{invoice_id}/pdf',
+      pathValues: { invoice_id: id },
+      headers,
+      body: undefined,
+      sources,
+    };
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
+    const currentTag = entityTag(id, stored.version);
+    if (this.ifNoneMatch === 'current') {
+      const sent = await sendChecked(real, request, `304 no body (If-None-Match ${currentTag} is current)`);
+      expect(sent.answer.status).toBe(304);
+      expect(sent.answer.body).toBeUndefined();
+      expect(sent.answer.etag).toBe(currentTag);
+      return;
+    }
+    const sent = await sendChecked(real, request, `200 a PDF, ETag ${currentTag}`);
+    expect(sent.answer.status).toBe(200);
+    expect(sent.answer.contentType).toMatch(/^application\/pdf\b/);
+    expect(sent.answer.body).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from((sent.answer.body as Uint8Array).subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    expect(sent.answer.etag).toBe(currentTag);
+  }
+  toString(): string {
+    return `getInvoicePdf(link ${this.pick}, If-None-Match ${this.ifNoneMatch})`;
+  }
+}
+
+// ---------- attachments ----------
+
+interface SampleFile {
+  fileName: string;
+  mediaType: string;
+  bytes: Uint8Array;
+  /** Whether the bytes are what the declared type says (a text declared a PDF is not). */
+  valid: boolean;
+}
+
+const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
+const fromText = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'latin1'));
+
+/** A few small files the upload draws from: two PDFs, a PNG, a JPEG, and a text that claims to be a PDF. */
+export const sampleFiles: readonly SampleFile[] = [
+  {
+    fileName: 'order.pdf',
+    mediaType: 'application/pdf',
+    valid: true,
+    bytes: fromText('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+  },
+  { fileName: 'receipt 2.pdf', mediaType: 'application/pdf', valid: true, bytes: fromText('%PDF-1.7\n% a receipt\n%%EOF\n') },
+  {
+    fileName: 'scan.png',
+    mediaType: 'image/png',
+    valid: true,
+    bytes: fromBase64('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  },
+  {
+    fileName: 'photo.jpg',
+    mediaType: 'image/jpeg',
+    valid: true,
+    bytes: new Uint8Array(
+      Buffer.from(
+        'ffd8ffe000104a46494600010101004800480000ffdb004300030202020202030202020303030304060404040404080606050609080a0a090809090a0c0f0c0a0b0e0b09090d110d0e0f101011100a0c12131210130f101010ffc9000b080001000101011100ffcc000600101005ffda0008010100003f00d2cf20ffd9',
+        'hex',
+      ),
+    ),
+  },
+  { fileName: 'notes.pdf', mediaType: 'application/pdf', valid: false, bytes: fromText('just some text, not a PDF\n') },
+];
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+function fileParts(file: SampleFile, note: string | null): FormPart[] {
+  return [{ name: 'file', fileName: file.fileName, mediaType: file.mediaType, bytes: file.bytes }, ...(note === null ? [] : [{ name: 'note', value: note }])];
+}
+
+function attachmentsOf(model: Readonly<Model>, invoiceId: number): StoredAttachment[] {
+  return model.attachments.get(invoiceId) ?? [];
+}
+
+class UploadAttachment implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly file: number,
+    readonly note: string | null,
+    readonly withKey: boolean,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'uploadInvoiceAttachment', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = followed(pickLink(model, 'uploadInvoiceAttachment', this.pick)!);
+    const id = linkedId(link, 'invoice_id');
+    const file = sampleFiles[this.file % sampleFiles.length]!;
+    const key = this.withKey ? nextKey(model) : undefined;
+    const request: PreparedRequest = {
+      operationId: 'uploadInvoiceAttachment',
+      actor: 'mine',
+      method: 'POST',
+      template: '/api/v1/invoices/{invoice_id}/attachments',
+      pathValues: { invoice_id: id },
+      headers: key === undefined ? {} : { 'Idempotency-Key': key },
+      bodyKind: 'multipart',
+      body: fileParts(file, this.note),
+      sources: sourcesOf(link),
+    };
+    // The body is read (and a file that is not what it claims refused) before the invoice is looked up.
+    if (!file.valid) {
+      expectError(await sendChecked(real, request, '415 unsupported_media_type, nothing stored'), 415, 'unsupported_media_type');
+      return;
+    }
+    if (!model.invoices.has(id)) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
+    const sent = await sendChecked(real, request, `201 the attachment (${file.fileName}, sha256 ${sha256(file.bytes).slice(0, 12)}...)`);
+    expect(sent.answer.status).toBe(201);
+    const answered = (sent.answer.body as { attachment: Attachment }).attachment;
+    const known = [...model.attachments.values()].flat().some((entry) => entry.attachment.id === answered.id);
+    expect(known, 'a new attachment id').toBe(false);
+    const expected: Attachment = {
+      id: answered.id,
+      invoice_id: id,
+      file_name: file.fileName,
+      media_type: file.mediaType as Attachment['media_type'],
+      size: file.bytes.length,
+      sha256: sha256(file.bytes),
+      note: this.note ?? '',
+      created_at: answered.created_at,
+    };
+    expect(sent.answer.body).toEqual({ attachment: expected });
+    expect(sent.answer.location).toBe(`/api/v1/invoices/${id}/attachments/${answered.id}`);
+    model.attachments.set(id, [...attachmentsOf(model, id), { attachment: expected, bytes: file.bytes }]);
+    storeAnswer(model, key, sent);
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
+  }
+  toString(): string {
+    return `uploadInvoiceAttachment(link ${this.pick}, ${sampleFiles[this.file % sampleFiles.length]!.fileName}, note ${JSON.stringify(this.note)}, key ${this.withKey})`;
+  }
+}
+
+class ListAttachments implements StatefulCommand {
+  constructor(readonly pick: number) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'listInvoiceAttachments', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = followed(pickLink(model, 'listInvoiceAttachments', this.pick)!);
+    const id = linkedId(link, 'invoice_id');
+    const request: PreparedRequest = {
+      operationId: 'listInvoiceAttachments',
+      actor: 'mine',
+      method: 'GET',
+      template: '/api/v1/invoices/{invoice_id}/attachments',
+      pathValues: { invoice_id: id },
+      headers: {},
+      body: undefined,
+      sources: sourcesOf(link),
+    };
+    if (!model.invoices.has(id)) {
+      expectError(await sendChecked(real, request, '404 not_found (removed)'), 404, 'not_found');
+      return;
+    }
+    const expected = attachmentsOf(model, id).map((entry) => entry.attachment);
+    const sent = await sendChecked(real, request, `200 ${expected.length} attachment(s) (ids ${expected.map((entry) => entry.id).join(',') || 'none'})`);
+    expect(sent.answer.status).toBe(200);
+    expect(sent.answer.body).toEqual({ attachments: expected });
+    harvest(model, sent.exchange, sent.step, sent.answer.request.sources);
+  }
+  toString(): string {
+    return `listInvoiceAttachments(link ${this.pick})`;
+  }
+}
+
+/** The invoice id a download or removal names: the link's, or (elsewhere) another known invoice's. */
+function attachmentPath(
+  model: Readonly<Model>,
+  link: HarvestedLink,
+  elsewhere: number | null,
+): { invoiceId: number; attachmentId: number; sources: Record<string, ValueSource> } {
+  const sources: Record<string, ValueSource> = sourcesOf(link);
+  const attachmentId = linkedId(link, 'attachment_id');
+  let invoiceId = linkedId(link, 'invoice_id');
+  if (elsewhere !== null) {
+    const others = linksTo(model, 'listInvoiceAttachments').filter((other) => linkedId(other, 'invoice_id') !== invoiceId);
+    const other = others[elsewhere % Math.max(1, others.length)];
+    if (other !== undefined) {
+      invoiceId = linkedId(other, 'invoice_id');
+      const source = sourcesOf(other)['path.invoice_id'];
+      if (source === undefined) delete sources['path.invoice_id'];
+      else sources['path.invoice_id'] = source;
+    }
+  }
+  return { invoiceId, attachmentId, sources };
+}
+
+function storedAttachment(model: Readonly<Model>, invoiceId: number, attachmentId: number): StoredAttachment | undefined {
+  if (!model.invoices.has(invoiceId)) return undefined;
+  return attachmentsOf(model, invoiceId).find((entry) => entry.attachment.id === attachmentId);
+}
+
+class GetAttachment implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly elsewhere: number | null,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'getInvoiceAttachment', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const link = followed(pickLink(model, 'getInvoiceAttachment', this.pick)!);
+    const { invoiceId, attachmentId, sources } = attachmentPath(model, link, this.elsewhere);
+    const request: PreparedRequest = {
+      operationId: 'getInvoiceAttachment',
+      actor: 'mine',
+      method: 'GET',
+      template: '/api/v1/invoices/{invoice_id}/attachments/{attachment_id}',
+      pathValues: { invoice_id: invoiceId, attachment_id: attachmentId },
+      headers: { Accept: '*/*' },
+      body: undefined,
+      sources,
+    };
+    const stored = storedAttachment(model, invoiceId, attachmentId);
+    if (stored === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed, or of another invoice)'), 404, 'not_found');
+      return;
+    }
+    const { attachment } = stored;
+    const sent = await sendChecked(
+      real,
+      request,
+      `200 the bytes as uploaded (${attachment.media_type}, ${attachment.size} bytes, sha256 ${attachment.sha256.slice(0, 12)}...)`,
+    );
+    expect(sent.answer.status).toBe(200);
+    expect(sent.answer.contentType?.split(';')[0]).toBe(attachment.media_type);
+    expect(sent.answer.body).toBeInstanceOf(Uint8Array);
+    const bytes = sent.answer.body as Uint8Array;
+    expect({ size: bytes.length, sha256: sha256(bytes) }).toEqual({ size: attachment.size, sha256: attachment.sha256 });
+  }
+  toString(): string {
+    return `getInvoiceAttachment(link ${this.pick}${this.elsewhere === null ? '' : `, under another invoice ${this.elsewhere}`})`;
+  }
+}
+
+class DeleteAttachment implements StatefulCommand {
+  constructor(
+    readonly pick: number,
+    readonly elsewhere: number | null,
+  ) {}
+  check(model: Readonly<Model>): boolean {
+    return pickLink(model, 'getInvoiceAttachment', this.pick) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    // Borrowed from the download's link: no link leads to a removal.
+    const link = pickLink(model, 'getInvoiceAttachment', this.pick)!;
+    const { invoiceId, attachmentId, sources } = attachmentPath(model, link, this.elsewhere);
+    const request: PreparedRequest = {
+      operationId: 'deleteInvoiceAttachment',
+      actor: 'mine',
+      method: 'DELETE',
+      template: '/api/v1/invoices/{invoice_id}/attachments/{attachment_id}',
+      pathValues: { invoice_id: invoiceId, attachment_id: attachmentId },
+      headers: {},
+      body: undefined,
+      sources,
+    };
+    if (storedAttachment(model, invoiceId, attachmentId) === undefined) {
+      expectError(await sendChecked(real, request, '404 not_found (removed, or of another invoice)'), 404, 'not_found');
+      return;
+    }
+    const sent = await sendChecked(real, request, '204 removed, no body');
+    expect(sent.answer.status).toBe(204);
+    expect(sent.answer.body).toBeUndefined();
+    model.attachments.set(
+      invoiceId,
+      attachmentsOf(model, invoiceId).filter((entry) => entry.attachment.id !== attachmentId),
+    );
+  }
+  toString(): string {
+    return `deleteInvoiceAttachment(link ${this.pick}${this.elsewhere === null ? '' : `, under another invoice ${this.elsewhere}`})`;
+  }
+}
+
+// ---------- export ----------
+
+interface ExportDraft {
+  criteria: Criterion[];
+  orderBy: SortField | null;
+  direction: 'asc' | 'desc' | null;
+  /** No body at all (every invoice, newest first), rather than the drawn one. */
+  noBody: boolean;
+}
+
+class ExportInvoices implements StatefulCommand {
+  constructor(readonly draft: ExportDraft) {}
+  check(): boolean {
+    return true;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const { draft } = this;
+    const sources: Record<string, ValueSource> = {};
+    const criteria = draft.criteria.map((criterion, index) => {
+      if (criterion.field !== 'client_id') return criterion;
+      const client = clientRef(model, criterion.value);
+      sources[`body/criteria/${index}/value`] = client.source;
+      return { ...criterion, value: client.id };
+    });
+    const body = draft.noBody
+      ? undefined
+      : {
+          ...(draft.orderBy === null ? {} : { order_by: draft.orderBy }),
+          ...(draft.direction === null ? {} : { order_direction: draft.direction }),
+          ...(criteria.length === 0 ? {} : { criteria }),
+        };
+    const request: PreparedRequest = {
+      operationId: 'exportInvoices',
+      actor: 'mine',
+      method: 'POST',
+      template: '/api/v1/invoices/export',
+      pathValues: {},
+      headers: { Accept: 'text/csv' },
+      body,
+      sources: draft.noBody ? {} : sources,
+    };
+    const rows = searchResult(
+      [...model.invoices.values()].map((entry) => entry.invoice),
+      shapeOf(body ?? {}),
+    );
+    const sent = await sendChecked(real, request, `200 CSV of ${rows.length} invoice(s) (ids ${rows.map((invoice) => invoice.id).join(',') || 'none'})`);
+    expect(sent.answer.status).toBe(200);
+    expect(sent.answer.contentType).toMatch(/^text\/csv\b/);
+    expect(typeof sent.answer.body).toBe('string');
+    expect(parseCsv(sent.answer.body as string)).toEqual([exportColumns, ...rows.map(exportRow)]);
+  }
+  toString(): string {
+    return `exportInvoices(${JSON.stringify(this.draft)})`;
   }
 }
 
@@ -868,12 +1382,21 @@ class ReuseKeyWithOtherBody implements StatefulCommand {
   }
   async run(model: Model, real: Real): Promise<void> {
     const stored = model.answers[this.pick % model.answers.length]!;
-    const original = stored.request.body as Record<string, unknown>;
     // A change the operation's schema accepts, so that the key, not validation, decides the answer.
-    const changed =
-      stored.operationId === 'createInvoice'
-        ? { ...original, description: `${String(original['description'] ?? '')} (another request)` }
-        : { ...original, delivery_date: original['delivery_date'] === '2020-01-01' ? '2020-01-02' : '2020-01-01' };
+    let changed: unknown;
+    if (stored.operationId === 'uploadInvoiceAttachment') {
+      // Another valid file under the same key.
+      const parts = stored.request.body as FormPart[];
+      const filePart = parts.find((part) => 'bytes' in part);
+      const other = sampleFiles.find((file) => file.valid && filePart !== undefined && 'bytes' in filePart && file.fileName !== filePart.fileName)!;
+      changed = parts.map((part) => ('bytes' in part ? { name: part.name, fileName: other.fileName, mediaType: other.mediaType, bytes: other.bytes } : part));
+    } else {
+      const original = stored.request.body as Record<string, unknown>;
+      changed =
+        stored.operationId === 'createInvoice'
+          ? { ...original, description: `${String(original['description'] ?? '')} (another request)` }
+          : { ...original, delivery_date: original['delivery_date'] === '2020-01-01' ? '2020-01-02' : '2020-01-01' };
+    }
     const sent = await sendChecked(real, { ...stored.request, body: changed }, '422 idempotency_key_reused');
     expectError(sent, 422, 'idempotency_key_reused');
   }
@@ -884,22 +1407,54 @@ class ReuseKeyWithOtherBody implements StatefulCommand {
 
 // ---------- the other account ----------
 
-const foreignTargets = ['getInvoice', 'updateInvoice', 'getDelivery', 'updateDelivery'] as const;
+/** What another account may try on this account's resources, and the links its ids come from. */
+const foreignCalls = {
+  getInvoice: { pool: 'getInvoice', method: 'GET', template: '/api/v1/invoices/{invoice_id}', body: undefined, accept: undefined },
+  updateInvoice: {
+    pool: 'updateInvoice',
+    method: 'PATCH',
+    template: '/api/v1/invoices/{invoice_id}',
+    body: { description: 'written by another account' },
+    accept: undefined,
+  },
+  deleteInvoice: { pool: 'updateInvoice', method: 'DELETE', template: '/api/v1/invoices/{invoice_id}', body: undefined, accept: undefined },
+  getInvoicePdf: { pool: 'getInvoicePdf', method: 'GET', template: '/api/v1/invoices/{invoice_id}/pdf', body: undefined, accept: 'application/pdf' },
+  listInvoiceAttachments: {
+    pool: 'listInvoiceAttachments',
+    method: 'GET',
+    template: '/api/v1/invoices/{invoice_id}/attachments',
+    body: undefined,
+    accept: undefined,
+  },
+  getDelivery: { pool: 'getDelivery', method: 'GET', template: '/2.0/delivery/{delivery_id}', body: undefined, accept: undefined },
+  updateDelivery: {
+    pool: 'updateDelivery',
+    method: 'PATCH',
+    template: '/2.0/delivery/{delivery_id}',
+    body: { delivery_date: '2020-02-02' },
+    accept: undefined,
+  },
+  deleteDelivery: { pool: 'updateDelivery', method: 'DELETE', template: '/2.0/delivery/{delivery_id}', body: undefined, accept: undefined },
+} as const satisfies Record<string, { pool: OperationId; method: string; template: string; body: unknown; accept: string | undefined }>;
 
+type ForeignTarget = keyof typeof foreignCalls;
+const foreignTargets = Object.keys(foreignCalls) as ForeignTarget[];
+
+/** A call by another account: always 404, and nothing changes (the model stays as it is; later calls check). */
 class ForeignCall implements StatefulCommand {
   constructor(
-    readonly target: (typeof foreignTargets)[number],
+    readonly target: ForeignTarget,
     readonly pick: number,
   ) {}
   check(model: Readonly<Model>): boolean {
-    return pickLink(model, this.target, this.pick) !== undefined;
+    return pickLink(model, foreignCalls[this.target].pool, this.pick) !== undefined;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const link = followed(pickLink(model, this.target, this.pick)!);
-    const invoice = this.target === 'getInvoice' || this.target === 'updateInvoice';
-    const name = invoice ? 'invoice_id' : 'delivery_id';
+    const call = foreignCalls[this.target];
+    const picked = pickLink(model, call.pool, this.pick)!;
+    const link = call.pool === this.target ? followed(picked) : picked;
+    const name = call.template.includes('{invoice_id}') ? 'invoice_id' : 'delivery_id';
     const id = linkedId(link, name);
-    const write = this.target === 'updateInvoice' || this.target === 'updateDelivery';
     const sources = sourcesOf(link);
     delete sources['header.If-Match'];
     const sent = await sendChecked(
@@ -907,11 +1462,11 @@ class ForeignCall implements StatefulCommand {
       {
         operationId: this.target,
         actor: 'theirs',
-        method: write ? 'PATCH' : 'GET',
-        template: invoice ? '/api/v1/invoices/{invoice_id}' : '/2.0/delivery/{delivery_id}',
+        method: call.method,
+        template: call.template,
         pathValues: { [name]: id },
-        headers: {},
-        body: write ? (invoice ? { description: 'written by another account' } : { delivery_date: '2020-02-02' }) : undefined,
+        headers: call.accept === undefined ? {} : { Accept: call.accept },
+        body: call.body,
         sources,
       },
       '404 not_found (another account)',
@@ -957,8 +1512,12 @@ const criterionArbitrary: fc.Arbitrary<Criterion> = fc.oneof(
   }),
 );
 
+// TEMPORARY while handlers are being written: operations left out of the draw (comma-separated).
+const withheld = new Set((process.env['STATEFUL_WITHOUT'] ?? '').split(',').filter(Boolean));
+
 /** Every command the run draws from, failing ones included; the weights favour writes and reads by link. */
 export function commandArbitraries(): Array<fc.Arbitrary<StatefulCommand>> {
+  const unless = <T>(operationId: string, entry: T): T[] => (withheld.has(operationId) ? [] : [entry]);
   const invoiceDraft: fc.Arbitrary<InvoiceDraft> = fc.record({
     client: clientIndex,
     amount: fc.constantFrom(...amounts),
@@ -1009,6 +1568,13 @@ export function commandArbitraries(): Array<fc.Arbitrary<StatefulCommand>> {
     limit: fc.integer({ min: 1, max: 3 }),
     offset: fc.constantFrom(0, 0, 0, 1, 3),
   });
+  const exportDraft: fc.Arbitrary<ExportDraft> = fc.record({
+    criteria: fc.array(criterionArbitrary, { maxLength: 2 }),
+    orderBy: fc.option(fc.constantFrom<SortField>('id', 'invoice_number', 'client_id', 'amount', 'status', 'due_date', 'created_at', 'updated_at')),
+    direction: fc.option(fc.constantFrom('asc' as const, 'desc' as const)),
+    noBody: fc.constantFrom(false, false, false, true),
+  });
+  const elsewhere = fc.option(pick, { freq: 4 });
   const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
   return [
     fc.oneof(
@@ -1058,6 +1624,58 @@ export function commandArbitraries(): Array<fc.Arbitrary<StatefulCommand>> {
         fc.tuple(fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 1)).map(([limit, offset]) => new ListDeliveries(limit, offset)),
       ),
       weighted(
+        2,
+        fc.tuple(pick, ifMatchArbitrary).map(([index, ifMatch]) => new DeleteInvoice(index, ifMatch)),
+      ),
+      weighted(
+        2,
+        fc.tuple(pick, ifMatchArbitrary).map(([index, ifMatch]) => new DeleteDelivery(index, ifMatch)),
+      ),
+      ...unless(
+        'getInvoicePdf',
+        weighted(
+          2,
+          fc.tuple(pick, fc.constantFrom<IfNoneMatchChoice>('none', 'current', 'stale')).map(([index, condition]) => new GetInvoicePdf(index, condition)),
+        ),
+      ),
+      ...unless(
+        'uploadInvoiceAttachment',
+        weighted(
+          3,
+          fc
+            .tuple(pick, fc.nat({ max: sampleFiles.length - 1 }), fc.option(fc.constantFrom('signed order', '=1+1', '')), fc.boolean())
+            .map(([index, file, note, withKey]) => new UploadAttachment(index, file, note, withKey)),
+        ),
+      ),
+      ...unless(
+        'listInvoiceAttachments',
+        weighted(
+          2,
+          pick.map((index) => new ListAttachments(index)),
+        ),
+      ),
+      ...unless(
+        'getInvoiceAttachment',
+        weighted(
+          2,
+          fc.tuple(pick, elsewhere).map(([index, other]) => new GetAttachment(index, other)),
+        ),
+      ),
+      ...unless(
+        'deleteInvoiceAttachment',
+        weighted(
+          1,
+          fc.tuple(pick, elsewhere).map(([index, other]) => new DeleteAttachment(index, other)),
+        ),
+      ),
+      ...unless(
+        'exportInvoices',
+        weighted(
+          2,
+          exportDraft.map((draft) => new ExportInvoices(draft)),
+        ),
+      ),
+      weighted(
         3,
         pick.map((index) => new ReplayStoredAnswer(index)),
       ),
@@ -1067,7 +1685,7 @@ export function commandArbitraries(): Array<fc.Arbitrary<StatefulCommand>> {
       ),
       weighted(
         2,
-        fc.tuple(fc.constantFrom(...foreignTargets), pick).map(([target, index]) => new ForeignCall(target, index)),
+        fc.tuple(fc.constantFrom(...foreignTargets.filter((target) => !withheld.has(target))), pick).map(([target, index]) => new ForeignCall(target, index)),
       ),
     ),
   ];

@@ -1,8 +1,9 @@
 // What the model holds for one sequence: the account's invoices and deliveries as the API last
 // answered them (with their version, from which the ETag follows), the answers stored under
-// idempotency keys, the links harvested from answers (the commands' argument sources), and where each
-// search cursor was made.
-import type { Delivery, Invoice, OperationId } from '@invoice-api/contract';
+// idempotency keys, the links harvested from answers (the commands' argument sources), where each
+// search cursor was made, and each invoice's attachments with the bytes the run sent. A removed
+// invoice or delivery is no longer in the maps: every later call that names it expects 404.
+import type { components, Delivery, Invoice, OperationId } from '@invoice-api/contract';
 import { followLinks, type Exchange, type FollowedLink } from './links.js';
 import type { SearchShape, SortValue } from './rules.js';
 
@@ -14,6 +15,8 @@ export interface CompanyClientFacts {
 /** A link as the model keeps it: what it yields, and the step of the sequence whose answer it came from. */
 export interface HarvestedLink extends FollowedLink {
   fromStep: number;
+  /** Where that step's request took its values (a `$request.path.x` of the link is read from there). */
+  requestSources: Readonly<Record<string, ValueSource>>;
 }
 
 export interface StoredAnswer {
@@ -35,6 +38,14 @@ export interface CursorOrigin {
   nextPosition: number;
 }
 
+export type Attachment = components['schemas']['Attachment'];
+
+/** An attachment as the model keeps it: as the API described it, and the bytes that were sent. */
+export interface StoredAttachment {
+  attachment: Attachment;
+  bytes: Uint8Array;
+}
+
 export interface Model {
   accountId: number;
   currency: string;
@@ -43,6 +54,8 @@ export interface Model {
   foreignClientId: number;
   invoices: Map<number, { invoice: Invoice; version: number }>;
   deliveries: Map<number, { delivery: Delivery; version: number }>;
+  /** Per invoice id, its attachments oldest first (an invoice's removal removes them). */
+  attachments: Map<number, StoredAttachment[]>;
   answers: StoredAnswer[];
   links: Map<OperationId, HarvestedLink[]>;
   cursors: Map<string, CursorOrigin>;
@@ -59,6 +72,9 @@ export type ValueSource =
   | { kind: 'foreign-client' }
   | { kind: 'entity-tag'; step: number; expression: string; version: number };
 
+/** One part of a `multipart/form-data` body: a text field, or a file with its name and declared type. */
+export type FormPart = { name: string; value: string } | { name: string; fileName: string; mediaType: string; bytes: Uint8Array };
+
 /** A request ready to send, with the source of each value taken from an earlier answer or the fixture. */
 export interface PreparedRequest {
   operationId: OperationId;
@@ -68,6 +84,8 @@ export interface PreparedRequest {
   template: string;
   pathValues: Record<string, number>;
   headers: Record<string, string>;
+  /** How the body is sent: JSON (the default), or `multipart/form-data` (then `body` is a FormPart[]). */
+  bodyKind?: 'json' | 'multipart';
   body: unknown;
   /** `path.invoice_id`, `header.If-Match`, `body/items/0/item_id`... -> where the value came from. */
   sources: Record<string, ValueSource>;
@@ -82,10 +100,10 @@ export function pathOf(request: Pick<PreparedRequest, 'template' | 'pathValues'>
 }
 
 /** Adds the links an answer offers to the model's argument sources. */
-export function harvest(model: Model, exchange: Exchange, step: number): void {
+export function harvest(model: Model, exchange: Exchange, step: number, requestSources: Readonly<Record<string, ValueSource>>): void {
   for (const link of followLinks(exchange)) {
     const pool = model.links.get(link.operationId) ?? [];
-    pool.push({ ...link, fromStep: step });
+    pool.push({ ...link, fromStep: step, requestSources });
     model.links.set(link.operationId, pool);
   }
 }
@@ -101,6 +119,9 @@ export function sourcesOf(link: HarvestedLink): Record<string, ValueSource> {
   for (const [name, expression] of Object.entries(link.sources)) {
     const key = name.startsWith('body') ? name : name.includes('.') ? name : `path.${name}`;
     if (expression.startsWith('$response.')) sources[key] = { kind: 'answer', step: link.fromStep, expression };
+    const requestPath = /^\$request\.path\.(\w+)$/.exec(expression)?.[1];
+    const fromRequest = requestPath === undefined ? undefined : link.requestSources[`path.${requestPath}`];
+    if (fromRequest !== undefined) sources[key] = fromRequest;
   }
   return sources;
 }

@@ -24,6 +24,7 @@ const cases: Array<{ bug: PlantedBug; seed: number; disagreement: RegExp }> = [
   { bug: 'search total off by one after a status change', seed: 1, disagreement: /total/ },
   { bug: 'replay ignores the body', seed: 1, disagreement: /422|idempotency_key_reused/ },
   { bug: 'update allowed on an issued delivery', seed: 1, disagreement: /409|already_issued/ },
+  { bug: 'removal allowed on an invoice that left draft', seed: 1, disagreement: /409|invoice_locked/ },
 ];
 
 describe('the stateful run catches each planted bug (PGlite)', () => {

@@ -14,7 +14,9 @@ import { planted } from './planted-switch.js';
  * The real handlers with the handler-level bugs wired in (each active only while switched on):
  * - after an update that sets a status, the account's searches count one invoice too many;
  * - an update of an issued delivery is applied anyway (the row is turned back into a draft for the
- *   update and marked issued again afterwards).
+ *   update and marked issued again afterwards);
+ * - an invoice that has left draft (sent, paid...) is removed anyway (turned back into a draft, then
+ *   removed), where the service must answer 409 invoice_locked and keep the record.
  */
 export function handlersWithPlantedBugs(): HandlerMap<RequestContext> {
   const real = createHandlers();
@@ -33,6 +35,21 @@ export function handlersWithPlantedBugs(): HandlerMap<RequestContext> {
       const drifted = planted.bug === 'search total off by one after a status change' && accountsWithStatusChange.has(context.caller?.accountId ?? -1);
       if (!drifted || answer.status !== 200) return answer;
       return { ...answer, body: { ...answer.body, pagination: { ...answer.body.pagination, total: answer.body.pagination.total + 1 } } };
+    },
+    deleteInvoice: async (request, context) => {
+      try {
+        return await real.deleteInvoice(request, context);
+      } catch (error) {
+        const locked = error instanceof ApiError && error.code === 'invoice_locked';
+        if (planted.bug !== 'removal allowed on an invoice that left draft' || !locked || context.caller === undefined) throw error;
+        await context.db.db
+          .updateTable('invoices')
+          .where('id', '=', request.params.invoice_id)
+          .where('account_id', '=', context.caller.accountId)
+          .set({ status: 'draft' })
+          .execute();
+        return real.deleteInvoice(request, context);
+      }
     },
     updateDelivery: async (request, context) => {
       try {

@@ -124,3 +124,41 @@ export function searchResult(invoices: Iterable<Invoice>, shape: SearchShape): I
     .filter((invoice) => shape.criteria.every((criterion) => matches(invoice, criterion)))
     .sort((a, b) => compareRows({ value: sortValue(a, shape.orderBy), id: a.id }, { value: sortValue(b, shape.orderBy), id: b.id }, shape.direction));
 }
+
+// ---- export ----
+
+/** The export's columns, in the spec's order. */
+export const exportColumns = [
+  'id',
+  'invoice_number',
+  'client_id',
+  'client_name',
+  'amount',
+  'currency',
+  'status',
+  'due_date',
+  'created_at',
+  'updated_at',
+  'description',
+];
+
+/** A text cell as the export writes it: one that a spreadsheet would run as a formula gets a `'` first. */
+export function safeText(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+export function exportRow(invoice: Invoice): string[] {
+  return [
+    String(invoice.id),
+    safeText(invoice.invoice_number),
+    String(invoice.client_id),
+    safeText(invoice.client_name),
+    invoice.amount.toFixed(2),
+    invoice.currency,
+    invoice.status,
+    invoice.due_date,
+    invoice.created_at,
+    invoice.updated_at,
+    safeText(invoice.description),
+  ];
+}

@@ -62,6 +62,7 @@ export async function runStateful(service: StatefulService, options: RunOptions)
       foreignClientId: accounts.foreignClientId,
       invoices: new Map(),
       deliveries: new Map(),
+      attachments: new Map(),
       answers: [],
       links: new Map(),
       cursors: new Map(),

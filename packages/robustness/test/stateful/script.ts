@@ -2,7 +2,7 @@
 // cursor that the run took from an earlier answer (by a link) is taken from that answer again (jq on
 // the saved body, or the saved headers), so the script runs against any service and account.
 import type { Step } from './real.js';
-import { pathOf, type ValueSource } from './model.js';
+import { pathOf, type FormPart, type ValueSource } from './model.js';
 
 export interface ScriptFixture {
   clientIds: readonly number[];
@@ -68,6 +68,26 @@ function headerValue(name: string, value: string, source: ValueSource | undefine
   return `"${name}: ${shellValue(source)}"`;
 }
 
+/**
+ * A multipart body as curl's form options: each file is written from base64 first (fN-P.bin, the
+ * exact bytes the run sent), then named with its declared type and file name; text fields go as
+ * --form-string, which takes `@` and `<` literally.
+ */
+function formOptions(parts: readonly FormPart[], number: number): { files: string[]; options: string[] } {
+  const files: string[] = [];
+  const options: string[] = [];
+  parts.forEach((part, index) => {
+    if ('value' in part) {
+      options.push(`--form-string ${quoteSingle(`${part.name}=${part.value}`)}`);
+      return;
+    }
+    const file = `f${number}-${index + 1}.bin`;
+    files.push(`printf '%s' ${quoteSingle(Buffer.from(part.bytes).toString('base64'))} | base64 -d > ${file}`);
+    options.push(`-F ${quoteSingle(`${part.name}=@${file};type=${part.mediaType};filename="${part.fileName}"`)}`);
+  });
+  return { files, options };
+}
+
 function curlLine(step: Step, number: number): string {
   const { request } = step;
   const path = request.template.replace(/\{(\w+)\}/g, (_match, name: string) => {
@@ -79,6 +99,11 @@ function curlLine(step: Step, number: number): string {
     const shown = name === 'Idempotency-Key' ? `${value}-$KEY_SUFFIX` : value;
     parts.push(`-H ${name === 'Idempotency-Key' ? `"${name}: ${shown}"` : headerValue(name, value, request.sources[`header.${name}`])}`);
   }
+  if (request.bodyKind === 'multipart') {
+    const form = formOptions(request.body as FormPart[], number);
+    parts.push(...form.options);
+    return [...form.files, parts.join(' \\\n  ')].join('\n');
+  }
   if (request.body !== undefined) parts.push(`-H 'Content-Type: application/json' -d ${bodyWord(request.body, request.sources)}`);
   return parts.join(' \\\n  ');
 }
@@ -87,10 +112,11 @@ export function replayScript(transcript: readonly Step[], fixture: ScriptFixture
   const lines = [
     '#!/usr/bin/env bash',
     `# The minimal failing sequence of the stateful test (seed ${failure.seed}, path ${failure.path}), as curl calls.`,
-    '# Run it in an empty folder (it writes rN.json and hN.txt per step) against a service with an account',
-    '# that has no invoices or deliveries yet: TOKEN is a token of that account, CLIENT_1 and CLIENT_2 are',
-    '# two of its company clients; OTHER_TOKEN and OTHER_CLIENT belong to another account. Ids, ETags and',
-    '# cursors are read back from the earlier answers, as the test took them (OpenAPI links).',
+    '# Run it in an empty folder (it writes rN.json and hN.txt per step, and fN-P.bin per uploaded file)',
+    '# against a service with an account that has no invoices or deliveries yet: TOKEN is a token of that',
+    '# account, CLIENT_1 and CLIENT_2 are two of its company clients; OTHER_TOKEN and OTHER_CLIENT belong to',
+    '# another account. Ids, ETags and cursors are read back from the earlier answers, as the test took',
+    '# them (OpenAPI links).',
     'set -u',
     `BASE=\${BASE:-http://127.0.0.1:3000}`,
     ...fixture.clientIds.map((id, index) => `CLIENT_${index + 1}=\${CLIENT_${index + 1}:-${id}}  # the run's value`),
