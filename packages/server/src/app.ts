@@ -61,8 +61,8 @@ export type AppOptions = ServedApi & {
   warmUp?: boolean;
   /** Count requests, 429s and database outages in these metrics (METRICS_PORT); absent: none kept. */
   metrics?: Metrics;
-  /** Replaces the CORS step built from `CORS_ORIGINS` (the stateful mock allows every local origin). */
-  crossOrigin?: RequestHandler;
+  /** CORS origins in place of the configured ones (the stateful mock allows every local origin). */
+  corsOrigins?: ReadonlyArray<string | RegExp>;
   /**
    * Runs after CORS and before anything else answers: routes of a development mode (the stateful
    * mock's `POST /__mock/reset`); what it passes on goes through the API's checks as always.
@@ -95,7 +95,7 @@ export async function createApp(options: AppOptions): Promise<Express> {
 
   // Every request, the answers outside the API included: metrics, request id, its log line, security
   // headers, CORS, and the development routes of the stateful mock.
-  const cors = options.crossOrigin ?? crossOrigin(config.corsOrigins);
+  const cors = crossOrigin(options.corsOrigins ?? config.corsOrigins, Object.values(operations));
   app.use(
     sequence([
       ...(options.metrics === undefined ? [] : [httpMetrics(options.metrics)]),

@@ -17,6 +17,8 @@ export const exposedHeaders = [
   'X-Request-Id',
   'ETag',
   'Idempotent-Replayed',
+  // A file's name (the PDF, an attachment), for a page that saves the download under it.
+  'Content-Disposition',
   // Sent on answers that use something deprecated (deprecation.ts): the client's warning reads them.
   'Deprecation',
   'Sunset',
@@ -79,16 +81,30 @@ export function securityHeaders(): RequestHandler {
   return (req, res, next) => (req.path === docsPath ? forDocs(req, res, next) : forApi(req, res, next));
 }
 
+/** What CORS needs to know of the served operations: their methods and the headers they declare. */
+export interface CorsOperation {
+  readonly method: string;
+  readonly headerParams: ReadonlyArray<{ readonly name: string }>;
+}
+
+/** Request headers every operation may carry besides its own: the token, and the body's and answer's types. */
+const baseRequestHeaders = ['Authorization', 'Content-Type', 'Accept'];
+
 /**
  * CORS for the configured origins only (exact strings, or patterns for the stateful mock's local
- * origins); none configured means no CORS headers at all.
+ * origins); none configured means no CORS headers at all. The methods a preflight allows and the
+ * request headers it lets through are the served spec's (every operation's method, every header
+ * parameter it declares), so an operation or header added to the spec works from a page at once: a
+ * DELETE or an If-None-Match missing here would fail in the browser only, as "no answer".
  */
-export function crossOrigin(origins: ReadonlyArray<string | RegExp>): RequestHandler | undefined {
+export function crossOrigin(origins: ReadonlyArray<string | RegExp>, operations: readonly CorsOperation[]): RequestHandler | undefined {
   if (origins.length === 0) return undefined;
+  const methods = [...new Set(operations.map((operation) => operation.method.toUpperCase()))].sort();
+  const declaredHeaders = operations.flatMap((operation) => operation.headerParams.map((header) => header.name));
   return cors({
     origin: [...origins],
-    methods: ['GET', 'POST', 'PATCH'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key', 'If-Match'],
+    methods,
+    allowedHeaders: [...new Set([...baseRequestHeaders, ...declaredHeaders.sort()])],
     exposedHeaders,
     maxAge: 600,
   });

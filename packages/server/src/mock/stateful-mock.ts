@@ -12,7 +12,6 @@ import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { countRows, demoDeliveries, demoInvoices, demoSeed, seedIfEmpty, type SeedOptions } from '../db/seed.js';
-import { crossOrigin } from '../http/security-headers.js';
 import { createHandlers } from '../operations/index.js';
 import { startServer } from '../runtime/server.js';
 import { takeFixture } from './fixture.js';
@@ -92,7 +91,7 @@ export async function startStatefulMock(options: StatefulMockOptions): Promise<R
         stores.push(store);
         return store;
       },
-      crossOrigin: crossOrigin(localOrigins),
+      corsOrigins: localOrigins,
       beforeApi: mockRoutes(gate, reset),
     });
     const server = await startServer(app, config);

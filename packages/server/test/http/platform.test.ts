@@ -133,7 +133,24 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
   });
 
-  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag, Idempotent-Replayed and the deprecation headers', async () => {
+  it('lets through every method and request header the spec declares: a removal with If-Match, a PDF with If-None-Match', async () => {
+    for (const [method, headers, path] of [
+      ['DELETE', 'authorization, if-match, x-request-id', '/api/v1/invoices/1'],
+      ['GET', 'authorization, if-none-match', '/api/v1/invoices/1/pdf'],
+      ['PATCH', 'authorization, content-type, if-match', '/2.0/delivery/1'],
+    ] as const) {
+      const response = await fetch(`${withCors.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-methods')?.split(','), method).toContain(method);
+      const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+      for (const header of headers.split(', ')) expect(allowed, `${method} ${header}`).toContain(header);
+    }
+  });
+
+  it('exposes Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, ETag, Idempotent-Replayed, Content-Disposition and the deprecation headers', async () => {
     const response = await fetch(`${withCors.url}/api/v1/users`, { headers: { origin, authorization: `Bearer ${await token()}` } });
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim());
@@ -146,6 +163,7 @@ describe('CORS', () => {
         'X-Request-Id',
         'ETag',
         'Idempotent-Replayed',
+        'Content-Disposition',
         'Deprecation',
         'Sunset',
         'Link',
