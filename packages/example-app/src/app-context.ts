@@ -7,6 +7,7 @@ import type { AppConfig } from './config.js';
 import { createAppData, type AppData } from './data.js';
 import { h, render } from './dom.js';
 import { problemFromException, problemFromFailure, type Problem } from './problems.js';
+import { xhrFetch } from './xhr-fetch.js';
 
 export interface AppContext {
   config: AppConfig;
@@ -29,12 +30,16 @@ function problemOf(action: string, thrown: unknown, apiBaseUrl: string): Problem
 }
 
 export function createAppContext(config: AppConfig, problemPanel: HTMLElement, statusLine: HTMLElement): AppContext {
+  const clientOptions = {
+    baseUrl: config.apiBaseUrl,
+    // Asked before every request: where a real app would ask its sign-in library for a fresh token.
+    getToken: () => config.apiToken,
+  };
   const data = createAppData(
-    createApiClient({
-      baseUrl: config.apiBaseUrl,
-      // Asked before every request: where a real app would ask its sign-in library for a fresh token.
-      getToken: () => config.apiToken,
-    }),
+    createApiClient(clientOptions),
+    // An upload's client: the same API, token and behaviour, over XMLHttpRequest so that the page
+    // can show how much has been sent (fetch cannot tell; ./xhr-fetch.ts).
+    (onProgress) => createApiClient({ ...clientOptions, fetch: xhrFetch(onProgress) }),
   );
 
   function showProblem(problem: Problem | undefined): void {

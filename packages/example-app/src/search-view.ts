@@ -1,11 +1,13 @@
 // Invoice search: criteria rows (fields and operators from the spec), sorting by a column header, an
 // infinite list by cursor ("Load more" fetches the page after the last, with the API's next_cursor)
-// with the total the API counted, and a click on an invoice number to open its detail.
+// with the total the API counted, a click on an invoice number to open its detail, and "Export CSV"
+// of the same search (./export-view.ts).
 import type { Invoice, InvoiceSearchResult, SortField } from '@invoice-api/contract';
 import type { AppContext } from './app-context.js';
 import type { InvoiceQuery } from './data.js';
 import { defaultSearch, operatorsOf, searchableFields, toCriterion, valueHint, type CriterionInput } from './criteria.js';
 import { h, option, render } from './dom.js';
+import { exportButton } from './export-view.js';
 import { formatMoney, formatTimestamp } from './format.js';
 
 interface Column {
@@ -155,6 +157,10 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
     return { criteria: state.criteria.map(toCriterion), order_by: state.orderBy, order_direction: state.direction, limit: state.limit };
   }
 
+  // The search the list shows (what was last sent, not what the form holds since): what an export
+  // exports, so that the file holds the invoices the summary counted.
+  let shown = currentQuery();
+
   // One observer for the page's life: a new search points it at another key; the pages it holds are
   // drawn whenever they change (a search, "Load more", or a refetch after a write invalidated them).
   const list = context.data.invoiceList(currentQuery());
@@ -163,7 +169,8 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
   });
 
   async function search(): Promise<void> {
-    const options = context.data.searchOptions(currentQuery());
+    shown = currentQuery();
+    const options = context.data.searchOptions(shown);
     list.setOptions(options);
     await context.run('Search', (data) => data.queryClient.fetchInfiniteQuery(options));
   }
@@ -175,7 +182,9 @@ export function mountSearch(root: HTMLElement, context: AppContext, openInvoice:
     });
   }
 
-  render(root, h('h2', {}, 'Invoices'), form, summary, table, pager);
+  const exportCsv = exportButton(context, () => ({ criteria: shown.criteria ?? [], order_by: shown.order_by, order_direction: shown.order_direction }));
+
+  render(root, h('h2', {}, 'Invoices'), form, h('div', { attrs: { class: 'search-actions' } }, summary, exportCsv), table, pager);
   return { search };
 }
 

@@ -1,5 +1,27 @@
 // What a user does on the example app and what they read back, in one place for both targets.
-import type { Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
+
+/** A file a test hands to the page's file input. */
+export interface FileToUpload {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** One attachment row as shown. */
+export interface AttachmentRow {
+  fileName: string;
+  mediaType: string;
+  size: string;
+  note: string;
+}
+
+/** A download's bytes (Playwright keeps the file until the browser context closes). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
 
 export class ExampleAppPage {
   constructor(readonly page: Page) {}
@@ -121,6 +143,66 @@ export class ExampleAppPage {
 
   async issueDelivery(): Promise<void> {
     await this.page.getByRole('button', { name: 'Issue delivery' }).click();
+    await this.idle();
+  }
+
+  /** Clicks a button that saves a file, and waits for the download it starts and for the page to be idle. */
+  private async download(button: Locator): Promise<Download> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), button.click()]);
+    await this.idle();
+    return download;
+  }
+
+  /** "Download PDF" on the open invoice. */
+  async downloadPdf(): Promise<Download> {
+    return this.download(this.detail.getByRole('button', { name: 'Download PDF' }));
+  }
+
+  /** "Export CSV" of the search the list shows. */
+  async exportCsv(): Promise<Download> {
+    return this.download(this.page.getByRole('button', { name: 'Export CSV' }));
+  }
+
+  get attachments(): Locator {
+    return this.detail.getByRole('region', { name: 'Attachments' });
+  }
+
+  /** "2 attachments", "No attachments." */
+  get attachmentsSummary(): Locator {
+    return this.attachments.locator('.attachments-summary');
+  }
+
+  async attachmentRows(): Promise<AttachmentRow[]> {
+    const rows = this.attachments.locator('table.attachment-list tbody tr');
+    const shown: AttachmentRow[] = [];
+    for (const row of await rows.all()) {
+      const cell = (field: string) => row.locator(`td[data-field="${field}"]`).innerText();
+      shown.push({ fileName: await cell('file_name'), mediaType: await cell('media_type'), size: await cell('size'), note: await cell('note') });
+    }
+    return shown;
+  }
+
+  /** Chooses a file (and a note) in the upload form and sends it. */
+  async uploadAttachment(file: FileToUpload, note = ''): Promise<void> {
+    await this.attachments.getByLabel('File', { exact: true }).setInputFiles(file);
+    await this.attachments.getByLabel('Note', { exact: true }).fill(note);
+    await this.attachments.getByRole('button', { name: 'Upload' }).click();
+    await this.idle();
+  }
+
+  /** The upload's progress as shown: the bar's value and its label ("100%"). */
+  async uploadProgress(): Promise<{ value: number; label: string }> {
+    const bar = this.attachments.getByRole('progressbar', { name: 'Upload progress' });
+    return { value: Number(await bar.getAttribute('value')), label: await this.attachments.locator('.upload-percent').innerText() };
+  }
+
+  /** Clicks an attachment's name: the page reads its bytes and saves them under that name. */
+  async downloadAttachment(fileName: string): Promise<Download> {
+    return this.download(this.attachments.getByRole('button', { name: fileName, exact: true }));
+  }
+
+  async removeAttachment(fileName: string): Promise<void> {
+    await this.attachments.getByRole('button', { name: `Remove ${fileName}`, exact: true }).click();
     await this.idle();
   }
 }

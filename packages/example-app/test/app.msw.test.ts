@@ -6,11 +6,12 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessData } from '@invoice-api/client';
-import type { SearchCriterion } from '@invoice-api/contract';
+import type { ApiError, SearchCriterion } from '@invoice-api/contract';
 import { startExampleApp, type RunningExampleApp } from '../dev/serve.mjs';
-import { ExampleAppPage } from './app-page.js';
+import { ExampleAppPage, downloadedBytes } from './app-page.js';
 import { launchChromium, screenshot, watchPage, type PageWatch } from './browser.js';
-import { firstExample } from './spec-examples.js';
+import { csvHeader, csvRecords, pixelPng, textNamedPdf } from './sample-files.js';
+import { firstExample, mediaExample } from './spec-examples.js';
 
 // Nothing answers at this address (`.invalid` never resolves): only the service worker can.
 const apiBaseUrl = 'http://api.invalid';
@@ -74,7 +75,7 @@ describe('the example app in MSW mode (the generated handlers in a service worke
 
     const invoice = firstExample<SuccessData<'getInvoice'>>('/api/v1/invoices/{invoice_id}', 'get', 200).invoice;
     await user.openInvoice(numbers[0]!);
-    expect(await user.detail.getByRole('heading').innerText()).toBe(`Invoice ${invoice.invoice_number}`);
+    expect(await user.detail.getByRole('heading', { level: 2 }).innerText()).toBe(`Invoice ${invoice.invoice_number}`);
     expect(await user.detailRows()).toMatchObject({ Number: invoice.invoice_number, Status: invoice.status, Description: invoice.description });
 
     const { deliveries } = firstExample<SuccessData<'listDeliveries'>>(deliveriesPath, 'get', 200);
@@ -110,6 +111,62 @@ describe('the example app in MSW mode (the generated handlers in a service worke
     expect(await user.problem.getByRole('heading').innerText()).toBe('Search failed: 400 invalid_request');
     expect(await user.problem.locator('.problem-detail').innerText()).toMatch(/^amount: /);
     await screenshot(page, 'msw-3-refused');
+
+    expect(watch.unexpected()).toEqual([]);
+  });
+
+  it("exports the search as the handlers' CSV, downloads an invoice's PDF, lists its attachments, uploads one (the list read again), and shows the 415 and 413 of a refused file", async () => {
+    const user = new ExampleAppPage(page);
+    await user.open(app.url);
+
+    const csv = mediaExample('/api/v1/invoices/export', 'post', 200, 'text/csv');
+    expect(typeof csv).toBe('string');
+    const exported = await user.exportCsv();
+    expect(exported.suggestedFilename()).toBe('invoices.csv');
+    const text = (await downloadedBytes(exported)).toString('utf8');
+    expect(text).toBe(csv);
+    expect(csvRecords(text)[0]).toBe(csvHeader);
+    const rows = csvRecords(text).length - 1;
+    expect(await user.statusLine.innerText()).toBe(`Exported ${rows} invoices to invoices.csv`);
+    // The export sends the list's criteria and order, and no page.
+    const exportBody = sent('POST', '/api/v1/invoices/export').at(-1)?.postDataJSON();
+    expect(exportBody).toEqual({ criteria: [], order_by: 'created_at', order_direction: 'desc' });
+
+    const searchPage = firstExample<SuccessData<'searchInvoices'>>(searchPath, 'post', 200);
+    const invoice = firstExample<SuccessData<'getInvoice'>>('/api/v1/invoices/{invoice_id}', 'get', 200).invoice;
+    await user.openInvoice(searchPage.data[0]!.invoice_number);
+    const pdf = await user.downloadPdf();
+    expect(pdf.suggestedFilename()).toBe(`${invoice.invoice_number}.pdf`);
+    expect((await downloadedBytes(pdf)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const { attachments } = firstExample<SuccessData<'listInvoiceAttachments'>>('/api/v1/invoices/{invoice_id}/attachments', 'get', 200);
+    expect(await user.attachmentsSummary.innerText()).toBe(`${attachments.length} attachments`);
+    expect((await user.attachmentRows()).map((row) => row.fileName)).toEqual(attachments.map((attachment) => attachment.file_name));
+    const attachmentsPath = `/api/v1/invoices/${invoice.id}/attachments`;
+    const listReads = sent('GET', attachmentsPath).length;
+    await user.uploadAttachment(pixelPng, 'A pixel');
+    const uploaded = firstExample<SuccessData<'uploadInvoiceAttachment'>>(attachmentsPath.replace(String(invoice.id), '{invoice_id}'), 'post', 201);
+    expect(await user.statusLine.innerText()).toContain(`${uploaded.attachment.file_name} attached`);
+    expect((await user.uploadProgress()).label).toBe('100%');
+    // The handlers keep no state: what shows the upload mutation's invalidation is that the list was read again.
+    expect(sent('GET', attachmentsPath).length).toBe(listReads + 1);
+    await screenshot(page, 'msw-4-files');
+
+    // The handlers refuse what the service refuses, by the file's bytes and size: the panel shows their words.
+    const refusals = [
+      { file: textNamedPdf, status: 415 },
+      { file: { name: 'scan.png', mimeType: 'image/png', buffer: Buffer.concat([pixelPng.buffer, Buffer.alloc(10 * 1024 * 1024)]) }, status: 413 },
+    ];
+    for (const { file, status } of refusals) {
+      watch.expectErrorResponse({ method: 'POST', path: attachmentsPath, status });
+      const [refusal] = await Promise.all([
+        page.waitForResponse((candidate) => candidate.request().method() === 'POST' && new URL(candidate.url()).pathname === attachmentsPath),
+        user.uploadAttachment(file),
+      ]);
+      const refused = (await refusal.json()) as ApiError;
+      expect(await user.problem.getByRole('heading').innerText()).toBe(`Uploading the file failed: ${status} ${refused.error}`);
+      expect(await user.problem.locator('.problem-message').innerText()).toBe(refused.message);
+    }
 
     expect(watch.unexpected()).toEqual([]);
   });

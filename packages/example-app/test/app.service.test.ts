@@ -1,6 +1,7 @@
 // The example app in Chromium against the real service (PGlite in memory, demo data, CORS for the
 // app's origin only): what the user reads must be what the API answers, checked against the same
 // calls made from Node with the typed client.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,9 @@ import type { ApiError, SearchCriterion } from '@invoice-api/contract';
 import { freePort, startService, type RunningService } from '@invoice-api/contract-tests/service';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { startExampleApp, type RunningExampleApp } from '../dev/serve.mjs';
-import { ExampleAppPage } from './app-page.js';
+import { ExampleAppPage, downloadedBytes } from './app-page.js';
 import { launchChromium, screenshot, watchPage, type PageWatch } from './browser.js';
+import { csvHeader, csvRecords, pixelPng, textNamedPdf } from './sample-files.js';
 
 let workDir: string;
 let service: RunningService;
@@ -82,7 +84,7 @@ describe('the example app against the service', () => {
     const chosen = secondPage.data[0]!;
     const { invoice } = await expectOk(api.getInvoice(chosen.id));
     await user.openInvoice(chosen.invoice_number);
-    expect(await user.detail.getByRole('heading').innerText()).toBe(`Invoice ${invoice.invoice_number}`);
+    expect(await user.detail.getByRole('heading', { level: 2 }).innerText()).toBe(`Invoice ${invoice.invoice_number}`);
     expect(await user.detailRows()).toMatchObject({
       Number: invoice.invoice_number,
       Client: `${invoice.client_name} (#${invoice.client_id})`,
@@ -147,6 +149,81 @@ describe('the example app against the service', () => {
     expect(await user.problem.locator('.problem-message').innerText()).toBe(body.message);
     expect(await user.problem.locator('.problem-detail').innerText()).toBe(`amount: ${body.details?.issue}`);
     await screenshot(page, 'service-4-error');
+    expect(watch.unexpected()).toEqual([]);
+  });
+
+  it("exports the search as CSV, one row per invoice it counted; downloads an invoice's PDF; attaches a PNG with its progress, downloads it, is refused a text named .pdf, and removes the PNG", async () => {
+    const user = new ExampleAppPage(page);
+    await user.open(app.url);
+    const paid: SearchCriterion[] = [{ field: 'status', operator: '=', value: 'paid' }];
+    await user.addCriterion('status', '=', 'paid');
+    await user.search();
+    const firstPage = await expectOk(api.searchInvoices({ criteria: paid, limit: 10 }));
+    const total = firstPage.pagination.total;
+    expect(await user.summary.innerText()).toBe(`Showing 1–10 of ${total} invoices`);
+
+    // The export is the list's search (criteria and order), every row of it.
+    const exported = await user.exportCsv();
+    expect(exported.suggestedFilename()).toBe('invoices.csv');
+    const csv = (await downloadedBytes(exported)).toString('utf8');
+    const records = csvRecords(csv);
+    expect(records[0]).toBe(csvHeader);
+    expect(records.length - 1).toBe(total);
+    expect(await user.statusLine.innerText()).toBe(`Exported ${total} invoices to invoices.csv`);
+    expect(csv).toBe(await expectOk(api.exportInvoices({ criteria: paid, order_by: 'created_at', order_direction: 'desc' })));
+    await screenshot(page, 'service-6-exported');
+
+    const invoice = firstPage.data[0]!;
+    await user.openInvoice(invoice.invoice_number);
+    const pdf = await user.downloadPdf();
+    expect(pdf.suggestedFilename()).toBe(`${invoice.invoice_number}.pdf`);
+    expect((await downloadedBytes(pdf)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const attachmentsBefore = (await expectOk(api.listInvoiceAttachments(invoice.id))).attachments;
+    expect((await user.attachmentRows()).map((row) => row.fileName)).toEqual(attachmentsBefore.map((attachment) => attachment.file_name));
+    await user.uploadAttachment(pixelPng, 'One pixel');
+    expect(await user.problem.isHidden()).toBe(true);
+    expect(await user.uploadProgress()).toEqual({ value: 100, label: '100%' });
+    expect(await user.statusLine.innerText()).toBe(`pixel.png attached (${pixelPng.buffer.length} bytes)`);
+    // The upload mutation invalidated the list: it refetched and shows the file, its size and note.
+    expect((await user.attachmentRows()).at(-1)).toEqual({
+      fileName: 'pixel.png',
+      mediaType: 'image/png',
+      size: `${pixelPng.buffer.length} bytes`,
+      note: 'One pixel',
+    });
+    const stored = (await expectOk(api.listInvoiceAttachments(invoice.id))).attachments;
+    expect(stored).toHaveLength(attachmentsBefore.length + 1);
+    const pixel = stored.at(-1)!;
+    expect(pixel).toMatchObject({ file_name: 'pixel.png', media_type: 'image/png', size: pixelPng.buffer.length, note: 'One pixel' });
+    expect(pixel.sha256).toBe(createHash('sha256').update(pixelPng.buffer).digest('hex'));
+
+    const copy = await user.downloadAttachment('pixel.png');
+    expect(copy.suggestedFilename()).toBe('pixel.png');
+    expect(await downloadedBytes(copy)).toEqual(pixelPng.buffer);
+    await screenshot(page, 'service-7-attached');
+
+    // The browser declares a .pdf application/pdf; the API reads the bytes and refuses them.
+    const uploadPath = `/api/v1/invoices/${invoice.id}/attachments`;
+    watch.expectErrorResponse({ method: 'POST', path: uploadPath, status: 415 });
+    const [refusal] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.request().method() === 'POST' && new URL(candidate.url()).pathname === uploadPath),
+      user.uploadAttachment(textNamedPdf),
+    ]);
+    const refused = (await refusal.json()) as ApiError;
+    expect(refused.error).toBe('unsupported_media_type');
+    expect(await user.problem.getByRole('heading').innerText()).toBe('Uploading the file failed: 415 unsupported_media_type');
+    expect(await user.problem.locator('.problem-message').innerText()).toBe(refused.message);
+    expect((await user.attachmentRows()).map((row) => row.fileName)).toEqual([...attachmentsBefore.map((attachment) => attachment.file_name), 'pixel.png']);
+    await screenshot(page, 'service-8-refused');
+
+    await user.removeAttachment('pixel.png');
+    expect(await user.problem.isHidden()).toBe(true);
+    expect(await user.statusLine.innerText()).toBe('pixel.png removed');
+    expect((await user.attachmentRows()).map((row) => row.fileName)).toEqual(attachmentsBefore.map((attachment) => attachment.file_name));
+    expect((await expectOk(api.listInvoiceAttachments(invoice.id))).attachments).toEqual(attachmentsBefore);
+    expect((await api.getInvoiceAttachment(invoice.id, pixel.id)).status).toBe(404);
+
     expect(watch.unexpected()).toEqual([]);
   });
 

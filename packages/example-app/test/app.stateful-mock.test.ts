@@ -2,7 +2,8 @@
 // runs it: no CORS setting anywhere (the app's origin is a local one), the printed kind of development
 // token, and state that holds across calls: the invoice list loads a second page by cursor, an invoice
 // created from Node is found by the page's search, a delivery created and issued in the page shows in
-// its delivery list without a reload and stays issued, and POST /__mock/reset brings the fixture back.
+// its delivery list without a reload and stays issued, a file attached to that invoice in the page is
+// read back from Node, and POST /__mock/reset brings the fixture back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { mintDevToken } from '@invoice-api/server/dev-token';
 import { startExampleApp, type RunningExampleApp } from '../dev/serve.mjs';
 import { ExampleAppPage } from './app-page.js';
 import { launchChromium, screenshot, watchPage, type PageWatch } from './browser.js';
+import { pixelPng } from './sample-files.js';
 
 let workDir: string;
 let mock: RunningService;
@@ -44,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('the example app against the stateful mock', () => {
-  it('loads a second page by cursor, finds an invoice created from Node, lists and issues a delivery that stays issued, and shows the fixture again after a reset', async () => {
+  it('loads a second page by cursor, finds an invoice created from Node and attaches a file to it, lists and issues a delivery that stays issued, and shows the fixture again after a reset', async () => {
     const user = new ExampleAppPage(page);
     const fixtureTotal = (await expectOk(api.searchInvoices({ limit: 1 }))).pagination.total;
     await user.open(app.url);
@@ -64,6 +66,16 @@ describe('the example app against the stateful mock', () => {
     expect(await user.summary.innerText()).toBe('Showing 1–1 of 1 invoices');
     expect(await user.column('invoice_number')).toEqual([invoice.invoice_number]);
     await screenshot(page, 'stateful-mock-1-created-found');
+
+    // A file attached in the page is the mock's state too: Node lists it and reads the same bytes.
+    await user.openInvoice(invoice.invoice_number);
+    await user.uploadAttachment(pixelPng);
+    expect(await user.uploadProgress()).toEqual({ value: 100, label: '100%' });
+    expect((await user.attachmentRows()).map((row) => [row.fileName, row.size])).toEqual([['pixel.png', `${pixelPng.buffer.length} bytes`]]);
+    const [attached] = (await expectOk(api.listInvoiceAttachments(invoice.id))).attachments;
+    expect(attached).toMatchObject({ file_name: 'pixel.png', media_type: 'image/png', size: pixelPng.buffer.length });
+    const bytes = await expectOk(api.getInvoiceAttachment(invoice.id, attached?.id ?? 0));
+    expect(Buffer.from(await bytes.arrayBuffer())).toEqual(pixelPng.buffer);
 
     const fixtureDeliveries = (await expectOk(api.listDeliveries({ limit: 1000 }))).deliveries;
     const fixtureDrafts = fixtureDeliveries.filter((delivery) => delivery.status === 'draft').length;
@@ -96,6 +108,7 @@ describe('the example app against the stateful mock', () => {
     expect(await user.deliveriesSummary.innerText()).toBe(listLine(fixtureDeliveries.length, fixtureDrafts));
     expect((await api.getDelivery(issued?.id ?? 0)).status).toBe(404);
     expect((await api.getInvoice(invoice.id)).status).toBe(404);
+    expect((await api.getInvoiceAttachment(invoice.id, attached?.id ?? 0)).status).toBe(404);
     await screenshot(page, 'stateful-mock-3-reset');
 
     expect(watch.unexpected()).toEqual([]);

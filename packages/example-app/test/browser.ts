@@ -66,7 +66,8 @@ const networkFailure = /^Failed to load resource: net::ERR_FAILED$/;
 export function watchPage(page: Page): PageWatch {
   const pending: ExpectedErrorResponse[] = [];
   const pendingBlocked: ExpectedBlockedRequest[] = [];
-  const expectedUrls = new Map<string, number>();
+  // Each URL with the statuses announced for it (one URL may be refused twice, with two statuses).
+  const expectedUrls = new Map<string, Set<number>>();
   const blockedUrls = new Set<string>();
   const problems: string[] = [];
   const consoleResourceErrors: Array<{ url: string; status: number; text: string }> = [];
@@ -84,7 +85,7 @@ export function watchPage(page: Page): PageWatch {
       return;
     }
     pending.splice(index, 1);
-    expectedUrls.set(response.url(), response.status());
+    expectedUrls.set(response.url(), (expectedUrls.get(response.url()) ?? new Set()).add(response.status()));
   });
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
@@ -119,7 +120,7 @@ export function watchPage(page: Page): PageWatch {
       const lines = [...problems];
       // The console line of an announced error answer is part of that answer, not a problem.
       for (const entry of consoleResourceErrors) {
-        if (expectedUrls.get(entry.url) !== entry.status) lines.push(`console error: ${entry.text} (${entry.url})`);
+        if (!expectedUrls.get(entry.url)?.has(entry.status)) lines.push(`console error: ${entry.text} (${entry.url})`);
       }
       for (const entry of consoleBlockedErrors) {
         if (!blockedUrls.has(entry.url)) lines.push(`console error: ${entry.text} (${entry.url})`);

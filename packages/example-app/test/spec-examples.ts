@@ -25,3 +25,13 @@ export function firstExample<T>(path: string, method: string, status: number): T
   if (!first || !('value' in first)) throw new Error(`${method.toUpperCase()} ${path} has no ${status} example`);
   return first.value as T;
 }
+
+/** The `example` of a non-JSON answer (a CSV text), as the MSW handlers answer it. */
+export function mediaExample(path: string, method: string, status: number, mediaType: string): unknown {
+  const spec = loadSpec();
+  const operation = spec.paths[path]?.[method];
+  const response = isObject(operation) && isObject(operation.responses) ? resolveRef(spec, operation.responses[String(status)]) : undefined;
+  const content = response && isObject(response.content) ? response.content[mediaType] : undefined;
+  if (!isObject(content) || !('example' in content)) throw new Error(`${method.toUpperCase()} ${path} has no ${status} ${mediaType} example`);
+  return content.example;
+}
