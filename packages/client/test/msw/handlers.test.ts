@@ -54,7 +54,8 @@ function validRequest(operationId: OperationId, headers: Record<string, string> 
   const facts = operationTable[operationId];
   const path = facts.path.replace(/\{[^}]+\}/g, '1');
   const form = validForm(operationId);
-  if (form !== undefined) return new Request(`${base}${path}`, { method: facts.method, headers: { Authorization: 'Bearer test-token', ...headers }, body: form });
+  if (form !== undefined)
+    return new Request(`${base}${path}`, { method: facts.method, headers: { Authorization: 'Bearer test-token', ...headers }, body: form });
   const content = resolveRef(spec, operationNode(operationId).requestBody)?.content as Record<string, SpecNode> | undefined;
   const examples = Object.values((content?.['application/json']?.examples ?? {}) as Record<string, unknown>);
   const body = examples[0] === undefined ? undefined : JSON.stringify(resolveRef(spec, examples[0])?.value);
