@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import { spread, type Spread } from './ab.js';
 import type { RunningServer } from './child-process.js';
 import { benchAccountId } from './scenarios.js';
+import { invoiceColumns } from './server-modules.js';
 import type { ReportSection, SectionContext, SectionTarget } from './sections.js';
 import { formatNumber, markdownTable } from './table.js';
 
@@ -40,19 +41,7 @@ const timestamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YY
  * `-c` takes it as it is.
  */
 export function copyStatement(accountId: number): string {
-  const columns = [
-    'id',
-    'invoice_number',
-    'client_id',
-    'client_name',
-    'amount',
-    'currency',
-    'status',
-    'due_date',
-    timestamp('created_at'),
-    timestamp('updated_at'),
-    'description',
-  ];
+  const columns = invoiceColumns.map((column) => (column === 'created_at' || column === 'updated_at' ? timestamp(column) : column));
   return `copy (select ${columns.join(', ')} from invoices where account_id = ${Number(accountId)} order by created_at desc, id desc) to stdout with (format csv)`;
 }
 

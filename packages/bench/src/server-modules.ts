@@ -9,4 +9,5 @@ export { mintDevToken } from '@invoice-api/server/dev-token';
 export { parseSearchRequest, searchInvoices } from '../../server/src/search/index.js';
 export { createHandlers } from '../../server/src/operations/index.js';
 export { findInvoice } from '../../server/src/db/invoices.js';
+export { invoiceColumns } from '../../server/src/db/mappers.js';
 export type { DatabaseSchema } from '../../server/src/db/schema.js';

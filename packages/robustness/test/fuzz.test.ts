@@ -102,7 +102,12 @@ function requestArbitrary(operationId: OperationId, known: KnownIds): fc.Arbitra
 }
 
 describe('fuzzing every operation from the spec', () => {
-  const operationIds = Object.keys(operationTable) as OperationId[];
+  // Operations whose request body is JSON, or that take none: the generator writes JSON bodies. An
+  // upload (multipart) without its body is 415 before anything else is looked at; its refusals are
+  // tested with real files in packages/server/test/operations/attachments.test.ts.
+  const operationIds = (Object.keys(operationTable) as OperationId[]).filter((operationId) =>
+    (operationTable[operationId].requestMedia?.media ?? []).every((facts) => facts.kind === 'json'),
+  );
 
   it.each(operationIds)('%s: every answer is documented, matches its schema, and is never a 5xx', async (operationId) => {
     const { service, postgres } = fixture();
@@ -125,7 +130,7 @@ describe('fuzzing every operation from the spec', () => {
         });
         const context = `${operation.method} ${request.path} ${JSON.stringify(request.body)?.slice(0, 400)} -> ${answer.status} ${answer.text.slice(0, 400)}`;
         expect(answer.status, context).toBeLessThan(500);
-        const verdict = checkAgainstSpec(operationId, answer.status, answer.body);
+        const verdict = checkAgainstSpec(operationId, answer.status, answer.body, answer.headers.get('content-type'));
         expect(verdict.errors, context).toEqual([]);
         if (request.withoutScope) {
           expect(answer.status, context).toBe(403);

@@ -2,7 +2,7 @@
 // startPrism puts a small front before it (scripts/lib/prism-front.mjs). Over the fixture spec of
 // shapes, the PDF download answers a valid PDF with its Content-Type, the same bytes the MSW handlers
 // send; everything else is Prism's as before (its 401 and its `Prefer: code=404`, text, a 204, JSON
-// or CSV by Accept, its 400 for a bad query). The product's spec has no byte answer and gets Prism alone.
+// or CSV by Accept, its 400 for a bad query). The product's PDF and attachment downloads get the same.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ function bundle(path: string): unknown {
 }
 
 describe('which specs need the front', () => {
-  it('the fixture has one byte answer, without an example; the product none', () => {
+  it('the fixture has one byte answer, without an example; the product two: the PDF and an attachment', () => {
     const shapes = byteAnswers(bundle(`${fixture}/generated/openapi.json`)).filter((operation) => Object.keys(operation.answers).length > 0);
     expect(shapes).toEqual([
       {
@@ -34,7 +34,33 @@ describe('which specs need the front', () => {
         answers: { 200: [{ mediaType: 'application/pdf', hasExample: false }] },
       },
     ]);
-    expect(needsFront(byteAnswers(bundle('packages/contract/generated/openapi.json')))).toBe(false);
+    const product = byteAnswers(bundle('packages/contract/generated/openapi.json')).filter((operation) => Object.keys(operation.answers).length > 0);
+    expect(product.map((operation) => [operation.operationId, operation.answers[200]?.map((answer) => answer.mediaType)])).toEqual([
+      ['getInvoicePdf', ['application/pdf']],
+      ['getInvoiceAttachment', ['application/pdf', 'image/png', 'image/jpeg']],
+    ]);
+    expect(needsFront(product)).toBe(true);
+  });
+});
+
+describe('the mock of the product', () => {
+  let mock: RunningPrism | undefined;
+  beforeAll(async () => {
+    mock = await startPrism({ mode: 'mock', spec: join(repoRoot, 'packages/contract/generated/openapi.yaml') });
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('answers the invoice as a valid PDF, and an attachment as the file type asked for', async () => {
+    const pdf = await fetch(`${mock?.url}/api/v1/invoices/1/pdf`, { headers: auth });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(new Uint8Array(await pdf.arrayBuffer())).toEqual(sampleFile('application/pdf'));
+    const png = await fetch(`${mock?.url}/api/v1/invoices/1/attachments/1`, { headers: { ...auth, Accept: 'image/png' } });
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await png.arrayBuffer())).toEqual(sampleFile('image/png'));
   });
 });
 

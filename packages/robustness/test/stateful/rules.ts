@@ -2,7 +2,7 @@
 // (/work/shared/spec/product-decisions.md, stated in openapi/) and NOT imported from the service: the
 // model is a second, independent reading of the same rules, so that a slip in the service's code
 // shows as a disagreement.
-import type { Invoice, InvoiceStatus } from '@invoice-api/contract';
+import { loadSpec, type Invoice, type InvoiceStatus } from '@invoice-api/contract';
 
 export const invoiceTransitions: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
   draft: ['sent', 'cancelled'],
@@ -127,20 +127,10 @@ export function searchResult(invoices: Iterable<Invoice>, shape: SearchShape): I
 
 // ---- export ----
 
-/** The export's columns, in the spec's order. */
-export const exportColumns = [
-  'id',
-  'invoice_number',
-  'client_id',
-  'client_name',
-  'amount',
-  'currency',
-  'status',
-  'due_date',
-  'created_at',
-  'updated_at',
-  'description',
-];
+/** The export's columns: the spec's Invoice properties in the order its schema lists them, as the export's description says. */
+export const exportColumns = Object.keys(
+  (loadSpec().components['schemas'] as Record<string, { properties: Record<string, unknown> }>)['Invoice']?.properties ?? {},
+);
 
 /** A text cell as the export writes it: one that a spreadsheet would run as a formula gets a `'` first. */
 export function safeText(text: string): string {

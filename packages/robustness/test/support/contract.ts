@@ -28,8 +28,11 @@ function resolve(pointer: string): JsonObject | undefined {
   return node as JsonObject | undefined;
 }
 
-/** The pointer of the response's JSON schema, following a `$ref` to components/responses. */
-function responseSchemaPointer(operationId: OperationId, status: number): string | undefined | null {
+/**
+ * The pointer of the response's JSON schema, following a `$ref` to components/responses; the media
+ * types it lists when it has no JSON (a PDF, a CSV), whose bodies no JSON schema checks.
+ */
+function responseSchemaPointer(operationId: OperationId, status: number): string | undefined | null | { mediaTypes: string[] } {
   const operation = operationTable[operationId];
   const base = `#/paths/${pointerEscape(operation.path)}/${operation.method.toLowerCase()}/responses/${status}`;
   let pointer = base;
@@ -41,6 +44,7 @@ function responseSchemaPointer(operationId: OperationId, status: number): string
   }
   const content = response?.['content'] as JsonObject | undefined;
   if (content === undefined) return undefined; // documented without a body
+  if (content['application/json'] === undefined) return { mediaTypes: Object.keys(content) };
   return `${pointer}/content/${pointerEscape('application/json')}/schema`;
 }
 
@@ -51,10 +55,17 @@ export interface ContractVerdict {
   errors: string[];
 }
 
-export function checkAgainstSpec(operationId: OperationId, status: number, body: unknown): ContractVerdict {
+export function checkAgainstSpec(operationId: OperationId, status: number, body: unknown, contentType?: string | null): ContractVerdict {
   const pointer = responseSchemaPointer(operationId, status);
   if (pointer === null) return { documented: false, errors: [`status ${status} is not documented for ${operationId}`] };
   if (pointer === undefined) return { documented: true, errors: body === undefined || body === '' ? [] : ['a body where the spec documents none'] };
+  if (typeof pointer === 'object') {
+    const received = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    return {
+      documented: true,
+      errors: pointer.mediaTypes.includes(received) ? [] : [`Content-Type ${received || 'none'}, not one of ${pointer.mediaTypes.join(', ')}`],
+    };
+  }
   const key = `${specId}${pointer}`;
   let validate = validators.get(key);
   if (validate === undefined) {

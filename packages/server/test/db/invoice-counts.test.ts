@@ -289,7 +289,8 @@ describe.each(engines)('invoice counts on %s', (engine: Engine) => {
   }
 
   it('TRUNCATE of invoices leaves no count behind', async () => {
-    await sql`truncate invoices`.execute(database().db);
+    // CASCADE: the attachments reference the invoices (migration 0008) and go with them.
+    await sql`truncate invoices cascade`.execute(database().db);
     expect(await differences()).toEqual([]);
     const { rows } = await sql<{ kept: number }>`select count(*) as kept from invoice_counts`.execute(database().db);
     expect(rows[0]?.kept).toBe(0);

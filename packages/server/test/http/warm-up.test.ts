@@ -40,6 +40,12 @@ const handlers = stubHandlers({
   updateDelivery: notFound,
   issueDelivery: notFound,
   deleteDelivery: notFound,
+  getInvoicePdf: notFound,
+  exportInvoices: async () => ({ status: 200, headers: { 'Content-Disposition': 'attachment; filename=invoices.csv' }, body: 'id\r\n' }),
+  uploadInvoiceAttachment: notFound,
+  listInvoiceAttachments: notFound,
+  getInvoiceAttachment: notFound,
+  deleteInvoiceAttachment: notFound,
 });
 
 describe('validator warm-up', () => {
