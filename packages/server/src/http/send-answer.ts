@@ -1,5 +1,5 @@
 // Writes a handler's answer as the spec says it is carried, by the media facts answer-check.ts chose from
-// the operation's `responseMedia`: JSON as before (`res.json`); text with the spec's media type and
+// the operation's `responseMedia`: JSON with `charset=utf-8`; text with the spec's media type and
 // `charset=utf-8`; bytes with the spec's media type; either whole (with its Content-Length) or streamed
 // (answer-stream.ts); a status documented without content (a 204) with no body and no Content-Type.
 // A HEAD answer is the GET's status and headers: node leaves any body out, and a streamed one is never
@@ -12,6 +12,19 @@ import type { MediaFacts } from './served-contract.js';
 /** `text/csv; charset=utf-8`, `application/pdf`: the Content-Type of an answer in `media`. */
 function contentTypeOf(media: MediaFacts): string {
   return media.kind === 'text' ? `${media.mediaType}; charset=${media.charset}` : media.mediaType;
+}
+
+/**
+ * Writes `body` as JSON. Not express's `res.json`: its `res.send` answers `304` by itself to a GET whose
+ * If-None-Match holds the ETag a handler set, a status an operation that does not declare it (getInvoice)
+ * must never give. Conditional reads are the preconditions middleware's, for the operations whose spec
+ * declares them.
+ */
+function sendJson(res: Response, body: unknown, mediaType: string): void {
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
+  res.setHeader('Content-Length', String(Buffer.byteLength(text, 'utf8')));
+  res.end(text);
 }
 
 /**
@@ -29,11 +42,7 @@ export function sendAnswer(
 ): Promise<void> | undefined {
   if (media === undefined || media?.kind === 'json') {
     if (body === undefined) res.end();
-    else {
-      // express writes `application/json; charset=utf-8` unless a type is set: only another JSON type is.
-      if (media !== undefined && media.mediaType !== 'application/json') res.type(media.mediaType);
-      res.json(body);
-    }
+    else sendJson(res, body, media?.mediaType ?? 'application/json');
     return undefined;
   }
   if (media === null || body === undefined) {

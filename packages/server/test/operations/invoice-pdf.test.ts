@@ -8,6 +8,7 @@ import { createHandlers } from '../../src/operations/index.js';
 import { engines, useTestDatabase } from '../support/databases.js';
 import { createAccount, type TestAccount } from '../support/fixtures.js';
 import { accountCalls } from '../http/support/account-calls.js';
+import { rawRequest } from '../http/support/responses.js';
 import { startTestService, token, type TestService } from '../http/support/service.js';
 
 interface InvoiceJson {
@@ -143,6 +144,21 @@ describe.each(engines)('the invoice as PDF on %s', (engine) => {
         .subarray(0, 5)
         .toString('latin1'),
     ).toBe('%PDF-');
+  });
+
+  it('answers getInvoice, which declares no If-None-Match, 200 with its body even to its current ETag, as a browser sends it', async () => {
+    const { invoice, etag } = await newInvoice();
+    // Without fetch's added `Cache-Control: no-cache`: express's own freshness check would answer 304.
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await rawRequest(`${service.url}/api/v1/invoices/${invoice.id}`, method, { authorization: `Bearer ${bearer}`, 'if-none-match': etag });
+      expect(answer.status, method).toBe(200);
+      expect(answer.headers.etag).toBe(etag);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      if (method === 'GET') expect(JSON.parse(answer.body.toString('utf8'))).toMatchObject({ invoice: { id: invoice.id } });
+      else expect(answer.body.byteLength).toBe(0);
+    }
+    const pdf = await rawRequest(`${service.url}/api/v1/invoices/${invoice.id}/pdf`, 'GET', { authorization: `Bearer ${bearer}`, 'if-none-match': etag });
+    expect(pdf.status).toBe(304);
   });
 
   it('refuses a malformed If-None-Match with 400 naming it; another operation ignores the header', async () => {
