@@ -20,6 +20,7 @@ import { startMetricsServer, type RunningMetricsServer } from './runtime/metrics
 import { closeRedis, createRedisClient, waitUntilReady } from './runtime/redis.js';
 import { startServer } from './runtime/server.js';
 import { createHandlers } from './operations/index.js';
+import { invoiceFont } from './documents/invoice-pdf.js';
 import { flushTraces } from './telemetry/spans.js';
 
 /** How long the start waits for Redis before serving with fail-open rate limits. */
@@ -56,6 +57,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       if (!(await waitUntilReady(redis, redisStartupWaitMs))) logger.warn('Redis not ready at start: serving without rate limits until it is');
     }
     const metrics = config.metrics === undefined ? undefined : createMetrics(database);
+    // The PDF font is parsed once per process: before listening, not in the first caller's request.
+    invoiceFont();
     const app = await createApp({
       config,
       database,

@@ -1,8 +1,8 @@
 // An invoice as a one-page PDF (getInvoicePdf), laid out with pdfkit: the kept PDF library for Node
 // that writes text with embedded, subset TrueType fonts and needs no browser or native code. Its
 // standard 14 fonts are not embedded and only cover Latin-1, so the text is set in DejaVu Sans
-// (dejavu-fonts-ttf: a free licence, Latin, Greek and Cyrillic), read from the package on first use
-// and embedded as the subset the document uses. No network access, no file written.
+// (dejavu-fonts-ttf: a free licence, Latin, Greek and Cyrillic), embedded as the subset the document
+// uses. No network access, no file written.
 //
 // Every value is the invoice's JSON value as the API answers it (toInvoice), the amount as the exact
 // decimal the database holds: the PDF and the JSON cannot disagree. The document's dates are the
@@ -12,7 +12,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Invoice } from '@invoice-api/contract';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
+
+declare global {
+  namespace PDFKit.Mixins {
+    interface PDFFont {
+      /** pdfkit takes a font fontkit already parsed (anything with `layout`), which @types/pdfkit leaves out. */
+      font(src: fontkit.Font, size?: number): this;
+    }
+  }
+}
 
 export interface InvoicePdfContent {
   /** The name of the account that issued the invoice. */
@@ -22,14 +32,20 @@ export interface InvoicePdfContent {
   amount: string;
 }
 
-let font: Buffer | undefined;
+let font: fontkit.Font | undefined;
 
 /**
- * DejaVu Sans, read once from the installed package. One face only: pdfkit parses each font anew for
- * every document, which is most of a document's cost, so headings differ by size rather than weight.
+ * DejaVu Sans, read and parsed once per process with fontkit, the parser pdfkit itself uses: given the
+ * file's bytes, pdfkit would parse its 700 KiB anew for every document, most of a document's cost. A
+ * parsed font is read-only to pdfkit (each document takes its own subset of it), so documents share it.
  */
-function loadFont(): Buffer {
-  font ??= readFileSync(join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf'));
+export function invoiceFont(): fontkit.Font {
+  if (font === undefined) {
+    const path = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
+    const parsed = fontkit.create(readFileSync(path));
+    if (!('layout' in parsed)) throw new Error(`${path} is a font collection, not one font`);
+    font = parsed;
+  }
   return font;
 }
 
@@ -62,7 +78,7 @@ export function renderInvoicePdf(content: InvoicePdfContent): Promise<Buffer> {
     document.on('end', () => resolve(Buffer.concat(chunks)));
     document.on('error', reject);
   });
-  document.font(loadFont());
+  document.font(invoiceFont());
   const label = '#555555';
   const text = '#000000';
 
