@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { templateFor } from './pglite-cluster-template.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { defaultMaxNamedStatements, preparingPool, StatementNames } from './prepared-statements.js';
 import type { DatabaseSchema } from './schema.js';
@@ -54,8 +55,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL only: name statements so that each is parsed and planned once per connection (default on). */
   preparedStatements?: boolean;
   /**
-   * PGlite only: start from this dumped data directory (`dumpDataDir()`) instead of running initdb,
-   * which takes seconds. Tests keep one dump of a fresh cluster and start every instance from it.
+   * PGlite only: start from this dumped data directory (`dumpDataDir()`), as db:restore does. Without
+   * it, a new cluster starts from the fresh-cluster template (pglite-cluster-template.ts).
    */
   pgliteDataDirDump?: Blob;
 }
@@ -88,6 +89,8 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
     lock = await acquireSingleWriterLock(await realpath(dataDir));
   }
   try {
+    // A new cluster is copied from the template rather than made by initdb (pglite-cluster-template.ts).
+    dump ??= await templateFor(dataDir);
     const pglite = await PGlite.create({
       ...(dataDir === undefined ? {} : { dataDir }),
       ...(dump === undefined ? {} : { loadDataDir: dump }),
