@@ -2,14 +2,11 @@
 // per test file (created here, dropped afterwards), so files can run in parallel without seeing each
 // other's rows. Use `engines` with `describe.each` to run the same cases on both.
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
+import { freshClusterTemplate } from '../../src/db/pglite-cluster-template.js';
 import { seedIfEmpty, type SeedOptions } from '../../src/db/seed.js';
 
 export type Engine = Database['engine'];
@@ -43,38 +40,13 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
   }
 }
 
-/** The PGlite version this package pins: the template below is only valid for that build. */
-async function pgliteVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
-  return manifest.dependencies['@electric-sql/pglite'] ?? 'unknown';
-}
-
-let templateDump: Promise<Blob> | undefined;
-
 /**
- * A dump of a freshly initialised PGlite cluster, cached in the temp directory across test files and
- * runs: starting from it takes about 1 s where initdb takes 3-8 s. Written to a unique name and
- * renamed into place, so parallel workers that race to create it never read half a file.
+ * A dump of a freshly initialised PGlite cluster: the service's own fresh-cluster template
+ * (src/db/pglite-cluster-template.ts), made once per checkout, so that a test starting a database
+ * from it skips initdb exactly as a new data directory does.
  */
 export function pgliteTemplate(): Promise<Blob> {
-  templateDump ??= (async () => {
-    const path = join(tmpdir(), `invoice-api-pglite-template-${await pgliteVersion()}.tar`);
-    try {
-      return new Blob([await readFile(path)]);
-    } catch {
-      const pglite = await PGlite.create();
-      try {
-        const dump = await pglite.dumpDataDir('none');
-        const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-        await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
-        await rename(partial, path);
-        return dump;
-      } finally {
-        await pglite.close();
-      }
-    }
-  })();
-  return templateDump;
+  return freshClusterTemplate();
 }
 
 export interface ScratchPostgres {
