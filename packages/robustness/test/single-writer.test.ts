@@ -16,8 +16,13 @@ import { token } from './support/tokens.js';
 /** Reopening a PGlite directory and compiling the validators takes tens of seconds on a busy machine. */
 const startTimeoutMs = 150_000;
 const loadLoops = 8;
-/** The holder is killed once this many creates were acknowledged, with the other loops mid-request. */
-const acknowledgedBeforeKill = 120;
+/**
+ * The holder is killed once this many creates were acknowledged, with the other loops mid-request: six
+ * rounds of every loop, half of them followed by a status change, so the kill meets a directory that
+ * has taken inserts and updates and a write of each loop in flight; a longer load only adds rows to
+ * check, not another way to lose one.
+ */
+const acknowledgedBeforeKill = 48;
 
 let root: string;
 let dataDir: string;

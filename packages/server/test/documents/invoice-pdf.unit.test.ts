@@ -44,6 +44,6 @@ describe('the invoice PDF with a font parsed once', () => {
     const alone: Buffer[] = [];
     for (const each of contents) alone.push(await renderInvoicePdf(each));
     const together = await Promise.all(contents.map((each) => renderInvoicePdf(each)));
-    together.forEach((bytes, index) => expect(bytes.equals(alone[index]!)).toBe(true));
+    for (const [index, bytes] of together.entries()) expect(bytes.equals(alone[index]!)).toBe(true);
   });
 });

@@ -6,16 +6,16 @@
 // alive a few seconds after its last line fails here, named.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testKeyFile, token } from '../http/support/service.js';
 import { compiledCommands, compiledMainArguments } from '../support/compiled-service.js';
 import { createPostgresDatabase, databaseHookTimeoutMs, seedPgliteDirectory, type ScratchPostgres } from '../support/databases.js';
+import { processKeyFile, signedToken } from '../support/dev-key.js';
 
 /**
  * How long a command may stay alive after its last line. Once a command has printed its result, all
@@ -35,7 +35,7 @@ const workLimitMs = 120_000;
 /** Each test runs one command: its work, plus the linger limit. */
 const commandTestTimeoutMs = workLimitMs + lingerLimitMs + 10_000;
 
-/** The set-up seeds two directories and starts the service, seconds each (a minute or more on a loaded machine). */
+/** The set-up seeds a directory, copies it and starts the service, seconds each (a minute or more on a loaded machine). */
 const setUpTimeoutMs = 3 * databaseHookTimeoutMs;
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -141,7 +141,7 @@ function startServiceProcess(dataDir: string): ServiceProcess {
       ...process.env,
       HOST: '127.0.0.1',
       PORT: '0',
-      DEV_KEY_FILE: testKeyFile,
+      DEV_KEY_FILE: processKeyFile,
       LOG_LEVEL: 'info',
       REDIS_URL: '',
       DATABASE_URL: '',
@@ -182,7 +182,7 @@ function startServiceProcess(dataDir: string): ServiceProcess {
 
 describe('the database commands end when their work is done', () => {
   let workDir: string;
-  /** Seeded in this process and closed: never served. */
+  /** A copy of the seeded directory taken before any service opened it: never served. */
   let freshDir: string;
   /** Seeded, then served by the compiled service, which writes invoices and idempotency keys to it. */
   let servedDir: string;
@@ -197,11 +197,13 @@ describe('the database commands end when their work is done', () => {
     freshDir = join(workDir, 'fresh');
     servedDir = join(workDir, 'served');
     await seedDirectory(servedDir);
+    // Both directories start as the same seeded, closed cluster: a file copy of it is what seeding a
+    // second directory with the same options would make, without a second PGlite in this process.
+    await cp(servedDir, freshDir, { recursive: true });
     // The service starts in its own process meanwhile; the rest of the set-up overlaps with it.
     service = startServiceProcess(servedDir);
     const [url] = await Promise.all([
       service.url,
-      seedDirectory(freshDir),
       createPostgresDatabase('exit_fresh').then((scratch) => {
         freshTarget = scratch;
       }),
@@ -209,7 +211,7 @@ describe('the database commands end when their work is done', () => {
         servedTarget = scratch;
       }),
     ]);
-    const bearer = await token({ accountId: 1, clientId: 'commands-exit' });
+    const bearer = await signedToken({ accountId: 1, clientId: 'commands-exit' });
     const createInvoice = (description: string, idempotencyKey?: string) =>
       fetch(`${url}/api/v1/invoices`, {
         method: 'POST',

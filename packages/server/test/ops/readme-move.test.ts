@@ -1,8 +1,9 @@
 // The service guide's "Outgrowing one machine" steps (packages/server/README.md), run as written: the
 // backup, the new database and the copy (whose output has the lines of the guide's sample), then a
 // service started with the environment of the guide's start line. Only the database's name (unique per run), the backup directory (a temporary one) and the data directory (a small
-// seeded one, as PGLITE_DATA_DIR) differ; the start line's long-running `pnpm start` is replaced by
-// the same start in-process (startService), so nothing outlives the test.
+// seeded one, as PGLITE_DATA_DIR) differ; the start line's `pnpm start` runs the command its script
+// ends in (the compiled service; the up-to-date checks before it are the run's global setup's), in a
+// process group of its own that the test stops with SIGTERM, so nothing outlives the test.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,14 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startService } from '../../src/service.js';
 import { adminDatabaseUrl, databaseHookTimeoutMs, seedPgliteDirectory, uniqueDatabaseName } from '../support/databases.js';
-import { testKeyFile } from '../http/support/service.js';
+import { processKeyFile } from '../support/dev-key.js';
 import { pnpmShellFunction } from '../../../../scripts/lib/pnpm-command.mjs';
-import { fencedBlocks } from '../../../../scripts/lib/readme-blocks.mjs';
+import { fencedBlocks, startBlock } from '../../../../scripts/lib/readme-blocks.mjs';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -112,12 +110,26 @@ describe("the service guide's steps of the move to PostgreSQL", () => {
     const startLine = ours(lines[firstStart] ?? '');
     const environment = Object.fromEntries([...startLine.matchAll(/(\w+)=(\S+)/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
     expect(environment).toMatchObject({ DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${databaseName}`, REDIS_URL: 'redis://127.0.0.1:6379' });
-    const service = await startService(
-      loadConfig({ ...environment, PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent', RATE_LIMIT_REDIS_PREFIX: `${databaseName}:` }),
-      pino({ level: 'silent' }),
-    );
+    expect(startLine).toMatch(/ pnpm start$/);
+    const startScript = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+    const serviceCommand = startScript.split(' && ').pop() ?? '';
+    expect(serviceCommand).toMatch(/^exec node .*packages\/server\/dist\/main\.js$/);
+    const service = await startBlock(serviceCommand, {
+      ready: /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"listening"/,
+      env: {
+        ...environment,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PGLITE_DATA_DIR: '',
+        LOG_FORMAT: 'json',
+        DEV_KEY_FILE: processKeyFile,
+        RATE_LIMIT_REDIS_PREFIX: `${databaseName}:`,
+      },
+      timeoutMs: 240_000,
+    });
     try {
-      const health = await fetch(`${service.url}/healthz`);
+      expect(service.output()).toMatch(/"database":"postgres","rateLimits":"redis"/);
+      const health = await fetch(`${service.match[1] ?? ''}/healthz`);
       expect(health.status).toBe(200);
     } finally {
       await service.stop();

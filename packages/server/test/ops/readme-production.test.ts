@@ -14,9 +14,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirectoryInUseError } from '../../src/db/single-writer-lock.js';
-import { mintDevToken } from '../../src/dev/token.js';
 import { adminDatabaseUrl, databaseHookTimeoutMs, seedPgliteDirectory, uniqueDatabaseName } from '../support/databases.js';
-import { testKeyFile } from '../http/support/service.js';
+import { processKeyFile, signedToken } from '../support/dev-key.js';
 import { lineOf, readmeBlock, repoRoot, runBlock, startBlock } from '../../../../scripts/lib/readme-blocks.mjs';
 
 const run = promisify(execFile);
@@ -33,7 +32,7 @@ function surroundings(databaseName: string): NodeJS.ProcessEnv {
     DATABASE_URL: '',
     REDIS_URL: '',
     LOG_FORMAT: 'json',
-    DEV_KEY_FILE: testKeyFile,
+    DEV_KEY_FILE: processKeyFile,
     RATE_LIMIT_REDIS_PREFIX: `${databaseName}:`,
   };
 }
@@ -88,12 +87,8 @@ describe("the service guide's production blocks", () => {
       try {
         expect(service.output()).toMatch(/"database":"postgres","rateLimits":"redis"/);
         const url = service.match[1] ?? '';
-        expect(await searchTotal(url, await mintDevToken({ keyFile: testKeyFile }))).toBeGreaterThan(1000);
-        expect(
-          (await fetch(`${url}/api/v1/users`, { headers: { Authorization: `Bearer ${await mintDevToken({ keyFile: testKeyFile })}` } })).headers.get(
-            'ratelimit',
-          ),
-        ).toMatch(/r=\d+/);
+        expect(await searchTotal(url, await signedToken())).toBeGreaterThan(1000);
+        expect((await fetch(`${url}/api/v1/users`, { headers: { Authorization: `Bearer ${await signedToken()}` } })).headers.get('ratelimit')).toMatch(/r=\d+/);
       } finally {
         await service.stop();
       }
@@ -156,7 +151,7 @@ describe("the service guide's production blocks", () => {
         expect(service.output()).toContain('"database":"pglite"');
         // Every invoice backed up is served again: the seeded 40, in the demo data's two accounts.
         const url = service.match[1] ?? '';
-        const totals = await Promise.all([1, 2].map(async (account) => searchTotal(url, await mintDevToken({ keyFile: testKeyFile, accountId: account }))));
+        const totals = await Promise.all([1, 2].map(async (account) => searchTotal(url, await signedToken({ accountId: account }))));
         expect(totals[0]! + totals[1]!).toBe(40);
       } finally {
         await service.stop();

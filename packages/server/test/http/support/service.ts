@@ -1,8 +1,5 @@
 // Starts the real app on a free loopback port (PORT=0) for a test file, with its own key file, and
 // mints tokens signed with that key. Everything goes through real HTTP with fetch.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { HandlerMap } from '@invoice-api/contract';
 import { pino, type Logger } from 'pino';
@@ -10,13 +7,13 @@ import { createApp } from '../../../src/app.js';
 import { loadConfig, type Config } from '../../../src/config.js';
 import type { RequestContext } from '../../../src/context.js';
 import type { Database } from '../../../src/db/database.js';
-import { mintDevToken, type DevTokenOptions } from '../../../src/dev/token.js';
 import type { RateLimitStoreFactory } from '../../../src/http/rate-limit.js';
 import { startServer, type RunningServer } from '../../../src/runtime/server.js';
+import { processKeyFile } from '../../support/dev-key.js';
 import { stubHandlers } from './handlers.js';
 
-/** One development key for every test of this process, in a private temporary directory. */
-export const testKeyFile = join(mkdtempSync(join(tmpdir(), 'invoice-api-http-')), 'jwt-signing-key.json');
+// The key and its tokens are dev-key.ts's, shared with the files whose service runs in another process.
+export { processKeyFile as testKeyFile, signedToken as token } from '../../support/dev-key.js';
 
 export interface TestServiceOptions {
   database: Database;
@@ -37,7 +34,7 @@ export interface TestService {
 }
 
 export async function startTestService(options: TestServiceOptions): Promise<TestService> {
-  const config = loadConfig({ PORT: '0', DEV_KEY_FILE: testKeyFile, LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({ PORT: '0', DEV_KEY_FILE: processKeyFile, LOG_LEVEL: 'silent', ...options.env });
   const app = await createApp({
     config,
     database: options.database,
@@ -48,11 +45,6 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   });
   const server = await startServer(app, config);
   return { url: server.url, config, server, close: () => server.close(1_000) };
-}
-
-/** A token signed with the test key; all scopes, client `dev`, account 1 unless told otherwise. */
-export function token(options: Omit<DevTokenOptions, 'keyFile'> = {}): Promise<string> {
-  return mintDevToken({ ...options, keyFile: testKeyFile });
 }
 
 /** A logger whose JSON lines the test can read. */
