@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
 import { benchAccountId } from './scenarios.js';
 import { serviceGetInvoiceStatement, serviceSearchStatements } from './service-sql.js';
-import { typeParsers } from './server-modules.js';
+import { typeParsers } from './server-query-modules.js';
 
 const url = process.env['DATABASE_URL'];
 if (url === undefined) throw new Error('DATABASE_URL is required');

@@ -1,6 +1,7 @@
 // The bare handler (bare-server.ts) started as its own process, on node:http or mounted on express.
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
+import type { ServerShare } from './server-share.js';
 
 const bareEntry = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
@@ -14,12 +15,15 @@ export interface BareOptions {
   framework?: BareFramework;
   /** Node options, e.g. `--cpu-prof` (profile-run.ts). */
   nodeArgs?: readonly string[];
+  /** The smoke run's shared processes (server-share.ts). */
+  share?: ServerShare;
 }
 
 export function startBare(options: BareOptions): Promise<RunningServer> {
   return startServer({
     entry: bareEntry,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
+    ...(options.share === undefined ? {} : { share: options.share }),
     env: { DATABASE_URL: options.databaseUrl, POOL_SIZE: String(options.poolSize), BARE_FRAMEWORK: options.framework ?? 'node:http' },
   });
 }

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { processCpuMs } from './cpu-time.js';
 import { closeIdleConnections } from './http-request.js';
+import type { ServerShare } from './server-share.js';
 
 const tsxLoader = import.meta.resolve('tsx');
 
@@ -28,6 +29,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Node options before the entry, e.g. `--cpu-prof`. */
   nodeArgs?: readonly string[];
+  /** Lend a running process started exactly like this instead of starting one, and lend this one (server-share.ts). */
+  share?: ServerShare;
 }
 
 /** The `url` of a JSON log line whose msg is "listening" (pino or plain console). */
@@ -42,6 +45,13 @@ function listeningUrl(line: string): string | undefined {
 }
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const borrowed = options.share?.borrow(options);
+  if (borrowed !== undefined) return borrowed;
+  const server = await spawnServer(options);
+  return options.share?.offer(options, server) ?? server;
+}
+
+async function spawnServer(options: StartOptions): Promise<RunningServer> {
   // A TypeScript entry (another checkout's sources) through tsx; a compiled one with its source maps.
   const loader = options.entry.endsWith('.ts') ? ['--import', tsxLoader] : ['--enable-source-maps'];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.entry], {

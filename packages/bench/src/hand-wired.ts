@@ -49,14 +49,15 @@ interface ScenarioRounds {
 
 /**
  * The four sides. Fresh processes rather than the run's running service and bare handler: those were
- * warmed by other requests, and every side here must have seen exactly the same ones.
+ * warmed by other requests, and every side here must have seen exactly the same ones. Only a profile
+ * that shares processes (smoke, server-share.ts) measures the run's bare handler as the bare side.
  */
 function sidesOf(context: SectionContext): AbSide[] {
-  const { profile, databaseUrl, devKeyFile } = context;
+  const { profile, databaseUrl, devKeyFile, share } = context;
   return [
-    { name: sideNames.bare, start: () => startBare({ databaseUrl, poolSize: profile.connections }) },
-    { name: sideNames.express, start: () => startBare({ databaseUrl, poolSize: profile.connections, framework: 'express' }) },
-    { name: sideNames.service, start: () => startService({ databaseUrl, devKeyFile, metrics: true }) },
+    { name: sideNames.bare, start: () => startBare({ databaseUrl, poolSize: profile.connections, share }) },
+    { name: sideNames.express, start: () => startBare({ databaseUrl, poolSize: profile.connections, framework: 'express', share }) },
+    { name: sideNames.service, start: () => startService({ databaseUrl, devKeyFile, metrics: true, share }) },
     { name: sideNames.peer, start: () => startPeer({ databaseUrl, devKeyFile }) },
   ];
 }

@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from './child-process.js';
 import { prepareDataset } from './dataset/prepare.js';
 import { sqlRunner } from './dataset/sql-runner.js';
 import type { Figures } from './figures.js';
-import type { Profile } from './profiles.js';
+import { pgliteDeepOffset, type Profile } from './profiles.js';
 import { runRawSqlOneSession } from './raw-sql.js';
 import { benchAccountId, searchScenarios, type SearchScenario } from './scenarios.js';
 import { searchOnce } from './search-bench.js';
@@ -31,8 +31,7 @@ export async function benchPglite(
   /** More measurements on the PGlite service (the worst-case searches, the export), before it stops. */
   alsoMeasure?: (serviceUrl: string, service: RunningServer) => Promise<void>,
 ): Promise<PgliteRow[]> {
-  const deepOffset = Math.floor((profile.pglite.invoices * 0.9) / 1_000) * 1_000 || 100;
-  const all = searchScenarios(profile, deepOffset);
+  const all = searchScenarios(profile, pgliteDeepOffset(profile));
   const scenarios = profile.pgliteAllScenarios ? all : all.filter((scenario) => !scenario.name.startsWith('order_by'));
   const database = await openDatabase({ dataDir });
   const rawFigures: Figures[] = [];

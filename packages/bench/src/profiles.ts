@@ -40,6 +40,12 @@ export interface Profile {
    * (smoke), and in the quick run, whose budget the starts and warm-ups of fresh processes would take.
    */
   abProcesses: AbProcesses;
+  /**
+   * Share processes between sections (server-share.ts): a side started exactly like a process still
+   * running is measured on that process. Only where the figures mean nothing (smoke): it saves starts,
+   * but the process has served other sections' requests before its own warm-up.
+   */
+  shareProcesses: boolean;
   /** The search table's warm-up of the service and the bare handler, per scenario and side, before any is measured. */
   searchWarmUp: Measure;
   /**
@@ -82,6 +88,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     abRounds: 3,
     abWarmUpRequests: 3_000,
     abProcesses: 'fresh per round',
+    shareProcesses: false,
     searchWarmUp: { seconds: 1 },
     alternateHalves: true,
     compare: { measure: { seconds: 10 }, processes: 'fresh per round' },
@@ -104,6 +111,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     abRounds: 5,
     abWarmUpRequests: 3_000,
     abProcesses: 'one per side',
+    shareProcesses: false,
     searchWarmUp: { requests: 50 },
     alternateHalves: false,
     compare: { measure: { seconds: 2 }, processes: 'fresh per round' },
@@ -112,21 +120,32 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     name: 'smoke',
     postgres: dataset(3_000),
     pglite: dataset(1_000),
-    measure: { requests: 20 },
+    // Every measurement only has to produce its figures: halves of five requests still give each of them.
+    measure: { requests: 10 },
     pgliteMeasure: { requests: 5 },
     pgliteAllScenarios: false,
     deepOffset: deepOffsetFor(3_000),
-    connections: 10,
+    // Two at a time still runs every load concurrently; each more connection is one more PostgreSQL
+    // backend per process that plans every statement again, and one more request per warm-up.
+    connections: 2,
     // Two rounds still print a median and a range, which is all the smoke run checks.
     abRounds: 2,
-    abWarmUpRequests: 50,
+    // The warm-up runs on every side; what it warms counts for nothing here.
+    abWarmUpRequests: 10,
     // Its figures mean nothing: a fresh process per round would only add service starts to the suite.
     abProcesses: 'one per side',
-    searchWarmUp: { requests: 10 },
+    shareProcesses: true,
+    // One request of each scenario per side: the warm-up runs; each scenario still warms its connections right before it is measured.
+    searchWarmUp: { requests: 1 },
     alternateHalves: true,
     compare: { measure: { requests: 20 }, processes: 'one per side' },
   },
 };
+
+/** The deep page of the PGlite run: at the same share of its smaller data set. */
+export function pgliteDeepOffset(profile: Profile): number {
+  return deepOffsetFor(profile.pglite.invoices);
+}
 
 export function describeMeasure(measure: Measure): string {
   return 'seconds' in measure ? `${measure.seconds} s` : `${measure.requests} requests`;

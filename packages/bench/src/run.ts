@@ -27,6 +27,7 @@ import { worstCaseLines } from './worst-case.js';
 import { serviceSearchStatements } from './service-sql.js';
 import { firstPageChecks, totalIsKept } from './first-page.js';
 import { openDatabase, mintDevToken } from './server-modules.js';
+import { ServerShare } from './server-share.js';
 import { startService } from './service.js';
 import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
 
@@ -86,6 +87,11 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-'));
   const devKeyFile = join(keyDirectory, 'dev-key.json');
   const running: RunningServer[] = [];
+  const share = profile.shareProcesses ? new ServerShare() : undefined;
+  const stopRunning = async (server: RunningServer): Promise<void> => {
+    running.splice(running.indexOf(server), 1);
+    await server.stop();
+  };
   // Full and quick keep their PGlite directory (git-ignored .data/) for reruns; smoke uses a temporary one.
   const pgliteDirectory = options.dropDatabaseAfter ? join(keyDirectory, 'pglite') : join(repositoryRoot, '.data', `bench-pglite-${profile.name}`);
   let deepPagePlans: { naive: number; deferredJoin: number } | undefined;
@@ -106,9 +112,9 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
 
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 6 * 3600 });
     log('starting the service and the bare handler');
-    const service = await startService({ databaseUrl: url, devKeyFile });
+    const service = await startService({ databaseUrl: url, devKeyFile, share });
     running.push(service);
-    const bare = await startBare({ databaseUrl: url, poolSize: profile.connections });
+    const bare = await startBare({ databaseUrl: url, poolSize: profile.connections, share });
     running.push(bare);
 
     const invoiceId = await benchInvoiceId(url);
@@ -182,7 +188,7 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
 
     const sections: ReportSection[] = [];
     for (const section of extraSections) {
-      const made = [await section({ profile, databaseUrl: url, service, token, devKeyFile, log })].flat();
+      const made = [await section({ profile, databaseUrl: url, service, token, devKeyFile, share, log })].flat();
       sections.push(...made);
       clock.end(made.map((each) => each.title).join('; '));
     }
@@ -194,16 +200,15 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
     const createInvoice = await withCpu(service, () => benchCreateInvoice(service.url, token, drafts.contactId, profile.connections, profile.measure));
     const peakRssMiB = await service.peakRssMiB();
     clock.end('writes: issue and create');
-    // The A/B below starts its own processes: this one would only take CPU from them.
-    await service.stop();
-    running.splice(running.indexOf(service), 1);
-    await bare.stop();
-    running.splice(running.indexOf(bare), 1);
+    // The A/B below starts its own processes: this one would only take CPU from them. A shared
+    // service (smoke) stays: it is the A/B's 'validation on' side, started exactly like it.
+    if (share === undefined) await stopRunning(service);
+    await stopRunning(bare);
 
     const validationScenario = scenarios.find((candidate) => candidate.name === 'client_id =') ?? scenarios[0]!;
     log(`validation on vs off, ${profile.abRounds} interleaved rounds (search '${validationScenario.name}')`);
     // interleavedAb stops both sides' processes, also when a round fails.
-    const serviceWith = (env: Record<string, string>) => () => startService({ databaseUrl: url, devKeyFile, env });
+    const serviceWith = (env: Record<string, string>) => () => startService({ databaseUrl: url, devKeyFile, env, share });
     const validation: ValidationFigures = {
       scenario: `search '${validationScenario.name}'`,
       switched: 'request and response validation (REQUEST_VALIDATION=off, RESPONSE_VALIDATION=off)',
@@ -218,7 +223,12 @@ export async function runBenchmark(options: RunOptions): Promise<string> {
         log,
       }),
     };
+    if (running.includes(service)) await stopRunning(service);
     clock.end('validation on vs off');
+    if (share !== undefined)
+      notes.push(
+        "Processes were shared between sections (server-share.ts): a side started exactly like a process still running was measured on that process (the search table's service and bare handler), after the requests of the sections before.",
+      );
     notes.push(
       'REQUEST_VALIDATION=off exists for this measurement only: the service refuses it with NODE_ENV=production, and a service without request validation hands unchecked input to its handlers.',
     );

@@ -6,6 +6,7 @@ import { exportSection } from './export-bench.js';
 import { handWiredSections } from './hand-wired.js';
 import { invoicePdfSection } from './invoice-pdf-bench.js';
 import type { Profile } from './profiles.js';
+import type { ServerShare } from './server-share.js';
 import { startupSection } from './startup-time.js';
 import { tracingCostSection } from './tracing-cost.js';
 
@@ -18,6 +19,8 @@ export interface SectionContext {
   token: string;
   /** The development key file the service verifies tokens with (to start further services). */
   devKeyFile: string;
+  /** Set when the profile shares processes between sections (smoke): pass it to every start. */
+  share?: ServerShare;
   log: (line: string) => void;
 }
 

@@ -3,7 +3,7 @@
 // SQL loop and the bare handler run these statements, so their figures bound the very same queries.
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { InvoiceSearchRequest } from '@invoice-api/contract';
-import { findInvoice, parseSearchRequest, searchInvoices, type Database, type DatabaseSchema } from './server-modules.js';
+import { findInvoice, parseSearchRequest, searchInvoices, type Database, type DatabaseSchema } from './server-query-modules.js';
 
 export interface Statement {
   text: string;

@@ -4,6 +4,7 @@
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
+import type { ServerShare } from './server-share.js';
 
 export const serviceEntry = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 
@@ -27,6 +28,8 @@ export interface ServiceOptions {
   entry?: string;
   /** Keep the Prometheus metrics (METRICS_PORT on a free port), as the hand-wired peer keeps its histogram. */
   metrics?: boolean;
+  /** The smoke run's shared processes (server-share.ts). */
+  share?: ServerShare;
 }
 
 /** A TCP port nothing listens on right now (the kernel's pick). */
@@ -43,6 +46,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return startServer({
     entry: options.entry ?? serviceEntry,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
+    ...(options.share === undefined ? {} : { share: options.share }),
     env: {
       HOST: '127.0.0.1',
       PORT: '0',

@@ -95,10 +95,10 @@ async function startsOf(
 }
 
 export async function startupSection(context: SectionContext): Promise<ReportSection> {
-  // The smoke run proves that the section runs and prints: two starts on PostgreSQL, no PGlite
-  // directory to create (its initdb alone takes seconds).
+  // The smoke run proves that the section runs and prints: one start on PostgreSQL (each costs the
+  // seconds of CPU the section measures), no PGlite directory to create.
   const smoke = context.profile.name === 'smoke';
-  const starts = smoke ? 2 : 1 + context.profile.abRounds;
+  const starts = smoke ? 1 : 1 + context.profile.abRounds;
   const pgliteDir = await mkdtemp(join(tmpdir(), 'bench-startup-pglite-'));
   try {
     const engines = [];
@@ -115,6 +115,7 @@ export async function startupSection(context: SectionContext): Promise<ReportSec
       const [first, ...later] = figures;
       if (first === undefined) continue;
       rows.push([engine, 'first start of the run', Math.round(first.wallMs), Math.round(first.cpuMs)]);
+      if (later.length === 0) continue;
       rows.push([
         engine,
         `median of the next ${later.length}`,
@@ -123,7 +124,10 @@ export async function startupSection(context: SectionContext): Promise<ReportSec
       ]);
     }
     rows.push(['`pnpm start` checks before node', 'generated code and build up to date', Math.round(checksMs), 'n/a']);
-    const worstWarmMs = Math.max(...engines.map(({ figures }) => median(figures.slice(1).map((figure) => figure.wallMs))));
+    // The starts after the first, whose files are cached; a run of one start (smoke) has only that one.
+    const warmStarts = (figures: readonly StartFigure[]): readonly StartFigure[] => (figures.length > 1 ? figures.slice(1) : figures);
+    const worstWarmMs = Math.max(...engines.map(({ figures }) => median(warmStarts(figures).map((figure) => figure.wallMs))));
+    const warmMeasured = starts > 1 ? 'median of the later starts' : 'its only start';
     const body = [
       'Process start of the compiled service (`node --enable-source-maps packages/server/dist/main.js`) to the first 200 from `/healthz`, on an existing database. CPU: the service process, all threads, until healthy; it stays comparable on a busy machine where the wall time does not.',
       '',
@@ -135,7 +139,7 @@ export async function startupSection(context: SectionContext): Promise<ReportSec
       targets: [
         {
           target: `healthy within ${targetMs / 1000} s of the process start, existing data, at idle`,
-          measured: `${Math.round(worstWarmMs)} ms (slower engine, median of the later starts)`,
+          measured: `${Math.round(worstWarmMs)} ms (slower engine, ${warmMeasured})`,
           met: worstWarmMs <= targetMs,
         },
       ],

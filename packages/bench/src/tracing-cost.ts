@@ -23,7 +23,7 @@ const withPreload = ['--import', preload] as const;
 const tracedSearch = 'client_id =';
 
 export async function tracingCostSection(context: SectionContext): Promise<ReportSection> {
-  const { profile, databaseUrl, token, log } = context;
+  const { profile, databaseUrl, token, share, log } = context;
   const started = performance.now();
   const scenario = searchScenarios(profile).find((candidate) => candidate.name === tracedSearch);
   if (scenario === undefined) throw new Error(`No search scenario named '${tracedSearch}'`);
@@ -31,8 +31,11 @@ export async function tracingCostSection(context: SectionContext): Promise<Repor
   const sink = await startOtlpSink();
   try {
     const sides: AbSide[] = [
-      { name: 'without the preload', start: () => startService({ databaseUrl, devKeyFile: context.devKeyFile }) },
-      { name: 'tracing off (preload, no OTEL variables)', start: () => startService({ databaseUrl, devKeyFile: context.devKeyFile, nodeArgs: withPreload }) },
+      { name: 'without the preload', start: () => startService({ databaseUrl, devKeyFile: context.devKeyFile, share }) },
+      {
+        name: 'tracing off (preload, no OTEL variables)',
+        start: () => startService({ databaseUrl, devKeyFile: context.devKeyFile, nodeArgs: withPreload, share }),
+      },
       {
         name: 'tracing on (OTLP to a loopback receiver)',
         start: () =>
@@ -41,6 +44,7 @@ export async function tracingCostSection(context: SectionContext): Promise<Repor
             devKeyFile: context.devKeyFile,
             nodeArgs: withPreload,
             env: { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+            share,
           }),
       },
     ];

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { profiles } from '../src/profiles.js';
+import { pgliteDeepOffset, profiles } from '../src/profiles.js';
 import { getInvoiceScenario, searchScenarios } from '../src/scenarios.js';
 
 const run = promisify(execFile);
@@ -21,6 +21,17 @@ function row(report: string, name: string): string[] | undefined {
 }
 
 const numeric = /^-?[\d,]+(\.\d+)?x?$/;
+/** A figure of the export tables: the median, with its range when there were several rounds. */
+const exportFigure = /^[\d,.]+( \([\d,.]+-[\d,.]+\))?$/;
+const medianAndRange = /^[\d,.]+ \([\d,.]+ to [\d,.]+\)$/;
+
+/** The report's section under `heading` (a `## ` line), up to the next one. */
+function section(report: string, heading: string): string {
+  const start = report.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThan(-1);
+  const end = report.indexOf('\n## ', start + 1);
+  return report.slice(start, end === -1 ? undefined : end);
+}
 
 describe('pnpm bench -- --smoke', () => {
   it('prints a row with numeric figures for every scenario, the writes and the targets', async () => {
@@ -127,6 +138,47 @@ describe('pnpm bench -- --smoke', () => {
       expect(cells, `tracing cost: ${name}`).toBeDefined();
       for (const cell of cells!.slice(1, 3)) expect(cell, name).toMatch(/^(no measurable difference \(ranges overlap\)|[\d.]+x \(range [\d.]+x to [\d.]+x\))$/);
     }
+    // Start-up time: the compiled service's start on the bench database, and what `pnpm start` checks before node.
+    const startup = section(stdout, '## Start-up time');
+    const firstStart = row(startup, 'PostgreSQL, the bench database');
+    expect(firstStart, 'start-up: PostgreSQL').toBeDefined();
+    for (const cell of firstStart!.slice(2, 4)) expect(cell, 'start-up: PostgreSQL').toMatch(numeric);
+    expect(row(startup, '`pnpm start` checks before node')?.[2], 'start-up: the checks before node').toMatch(numeric);
+    // The CSV export against COPY on PostgreSQL (rows, MiB, rows/s, seconds), and alone on PGlite.
+    const exportTable = section(stdout, '## The CSV export against PostgreSQL COPY');
+    for (const name of ['service: POST /api/v1/invoices/export', 'PostgreSQL COPY ... TO STDOUT (psql)']) {
+      const cells = row(exportTable, name);
+      expect(cells, `export: ${name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 5)) expect(cell, `export: ${name}`).toMatch(exportFigure);
+    }
+    expect(exportTable).toMatch(/Service \/ COPY, rows per second, round by round: [\d.]+x/);
+    const pgliteExport = row(section(stdout, '## The CSV export on PGlite'), 'service on PGlite');
+    expect(pgliteExport, 'export on PGlite').toBeDefined();
+    for (const cell of pgliteExport!.slice(1, 6)) expect(cell, 'export on PGlite').toMatch(exportFigure);
+    // The invoice as PDF beside getInvoice: CPU, req/s and p50 of each, median (range), and their ratio.
+    const pdf = section(stdout, '## The invoice as PDF beside getInvoice');
+    for (const name of ['getInvoice (JSON)', 'getInvoicePdf']) {
+      const cells = row(pdf, name);
+      expect(cells, `PDF: ${name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 4)) expect(cell, `PDF: ${name}`).toMatch(medianAndRange);
+    }
+    expect(row(pdf, 'PDF / JSON')?.[1], 'PDF / JSON').toMatch(/^[\d.]+x \([\d.]+x to [\d.]+x\)$/);
+    // PGlite: each of its scenarios through the service and as raw SQL on its one session, then the ratio.
+    const pglite = section(
+      stdout,
+      `## PGlite (${profiles.smoke.pglite.invoices.toLocaleString('en-US')} invoices): the service vs the same SQL on PGlite's one in-process session`,
+    );
+    const pgliteScenarios = searchScenarios(profiles.smoke, pgliteDeepOffset(profiles.smoke)).filter(
+      (scenario) => profiles.smoke.pgliteAllScenarios || !scenario.name.startsWith('order_by'),
+    );
+    for (const scenario of pgliteScenarios) {
+      const cells = row(pglite, scenario.name);
+      expect(cells, `PGlite: ${scenario.name}`).toBeDefined();
+      for (const cell of cells!.slice(1, 8)) expect(cell, `PGlite: ${cells!.join(' | ')}`).toMatch(numeric);
+      expect(cells![8], `PGlite: ${scenario.name}`).toBe('0');
+    }
+    // The worst-case searches, timed on both engines.
+    for (const engine of ['PostgreSQL', 'PGlite']) expect(stdout).toMatch(new RegExp(`worst-case search on ${engine}, .*: [\\d.]+ ms \\(`));
     // Where the run's time went, part by part.
     expect(stdout).toMatch(/## Run time by part\n/);
     expect(stdout).toMatch(/\| all parts +\| [\d.]+ +\| 100% +\|/);
