@@ -1,7 +1,7 @@
 // The API designer's loop, end to end, in a scratch copy of the repository (its tracked and
 // untracked, not ignored, files, installed offline from the local pnpm store):
-//   add an operation to the spec -> `pnpm generate` -> the server's typecheck fails naming it ->
-//   `pnpm scaffold` -> the server's and the client's typechecks pass -> the mock
+//   add an operation to the spec -> `pnpm generate` -> the typecheck fails naming it ->
+//   `pnpm scaffold` -> the typecheck of the server and the client passes -> the mock
 //   answers the operation's example -> the generated client calls it against the mock -> the service
 //   answers it spec-valid (through Prism's validation proxy, no violation).
 // The same cycle carries one operation of each non-JSON shape (issue #32): a PDF download, a 204
@@ -10,15 +10,24 @@
 // real handlers (typechecked again), the mock (Prism behind its front) answers the PDF with PDF bytes,
 // and the generated client gets a Blob, no data, the file's name and size, and a string from the service.
 // Each step is printed; any step that breaks fails the test with that step's output.
+//
+// What a step costs counts (the suite is CPU-bound), so each step runs what it demonstrates and no more:
+// the root scripts (`pnpm generate`, `pnpm scaffold`) run as pnpm runs them, by sh with the installed
+// tools on PATH, without starting pnpm for each; the typechecks are tsc's, on the server's and the
+// client's tsconfig.json files as one program (as `pnpm typecheck` checks the node packages), run in
+// this process so that a check after an edit redoes only what the edit touched; the copy comes with the
+// repository's generated code, which the install then finds up to date; one client process makes every
+// call once the mock, the service and the proxy are up.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintDevToken } from '@invoice-api/server/dev-token';
 import { pnpmCommand } from '../../../../scripts/lib/pnpm-command.mjs';
 import { startPrism, type RunningPrism } from '../../../../scripts/lib/prism.mjs';
+import { IncrementalTypecheck, type TypecheckResult } from '../../src/incremental-typecheck.js';
 import { copyRepository } from '../../src/scratch-copy.js';
 import { startService, type RunningService } from '../../src/service.js';
 
@@ -282,35 +291,43 @@ const shapeHandlers = {
 }`,
 } as const;
 
-// Calls each shape through the scratch copy's generated client and prints what arrived, one JSON line.
-const shapesCallScript = `import { createApiClient } from '@invoice-api/client';
-const [baseUrl, token, which] = process.argv.slice(2);
-const api = createApiClient({ baseUrl: baseUrl!, token: token!, retry: false });
+// Runs in the scratch copy's contract-tests package (which depends on the client), with tsx: calls the
+// new operations through the scratch copy's generated client on the mock, the service behind Prism's
+// validation proxy and the service, and prints what arrived as one JSON line.
+const callsScript = `import { createApiClient } from '@invoice-api/client';
+const [mockUrl, proxyUrl, serviceUrl, token] = process.argv.slice(2);
+type Api = ReturnType<typeof createApiClient>;
+const client = (baseUrl: string, bearer: string): Api => createApiClient({ baseUrl, token: bearer, retry: false });
 async function blobFacts(data: unknown) {
   if (!(data instanceof Blob)) return { notABlob: typeof data };
   return { type: data.type, head: new TextDecoder().decode((await data.arrayBuffer()).slice(0, 5)) };
 }
-const out: Record<string, unknown> = {};
-const pdf = await api.downloadReportPdf(7);
-out.pdf = { status: pdf.status, body: pdf.ok ? await blobFacts(pdf.data) : pdf.error };
-if (which === 'all') {
+async function report(api: Api) {
+  const result = await api.${newOperationId}(7, { currency: 'EUR' });
+  return { status: result.status, body: result.ok ? result.data : result.error, violations: result.response.headers.get('sl-violations') };
+}
+async function pdf(api: Api) {
+  const result = await api.downloadReportPdf(7);
+  return { status: result.status, body: result.ok ? await blobFacts(result.data) : result.error };
+}
+async function otherShapes(api: Api) {
   const removed = await api.removeReport(7);
-  out.removed = { status: removed.status, body: removed.ok ? (removed.data === undefined ? 'no data' : removed.data) : removed.error };
   const file = new File([new TextEncoder().encode('%PDF-1.7\\n%%EOF\\n')], 'march.pdf', { type: 'application/pdf' });
   const uploaded = await api.uploadReportFile(7, { file, title: 'March' });
-  out.uploaded = { status: uploaded.status, body: uploaded.ok ? uploaded.data : uploaded.error };
   const csv = await api.exportReportCsv(7);
-  out.csv = { status: csv.status, body: csv.ok ? csv.data : csv.error };
+  return {
+    removed: { status: removed.status, body: removed.ok ? (removed.data === undefined ? 'no data' : removed.data) : removed.error },
+    uploaded: { status: uploaded.status, body: uploaded.ok ? uploaded.data : uploaded.error },
+    csv: { status: csv.status, body: csv.ok ? csv.data : csv.error },
+  };
 }
-console.log(JSON.stringify(out));
-`;
-
-// Runs in the scratch copy's contract-tests package (which depends on the client), with tsx.
-const callScript = `import { createApiClient } from '@invoice-api/client';
-const [baseUrl, token] = process.argv.slice(2);
-const api = createApiClient({ baseUrl: baseUrl!, token: token!, retry: false });
-const result = await api.${newOperationId}(7, { currency: 'EUR' });
-console.log(JSON.stringify({ status: result.status, body: result.ok ? result.data : result.error, violations: result.response.headers.get('sl-violations') }));
+const mock = client(mockUrl!, 'any-token');
+const service = client(serviceUrl!, token!);
+console.log(JSON.stringify({
+  mock: { report: await report(mock), pdf: await pdf(mock) },
+  proxy: { report: await report(client(proxyUrl!, token!)) },
+  service: { pdf: await pdf(service), ...(await otherShapes(service)) },
+}));
 `;
 
 interface StepResult {
@@ -319,17 +336,25 @@ interface StepResult {
 }
 
 // Upper bounds, not waits (the one test here has 15 minutes, its install 5): an offline install, the
-// server's typecheck twice, Prism twice and the service take about a minute on two idle
+// typechecks of the server and the client, Prism twice and the service take about a minute on two idle
 // cores and several times that when other work shares them; the bounds only end a hung step.
 let scratch: string;
+// The packages the new operations reach (the workspace's other packages read the same server and client
+// sources for no new message).
+const typecheckedPackages = ['packages/server', 'packages/client'];
 const running: Array<RunningPrism | RunningService> = [];
 
-function step(title: string, command: string, args: string[], cwd = scratch): StepResult {
+function step(title: string, command: string, args: string[], cwd = scratch, env: NodeJS.ProcessEnv = {}): StepResult {
   // A bearer token is no use in a log: shown as <token>.
   const shown = args.map((arg) => (arg.startsWith('eyJ') ? '<token>' : arg));
   process.stdout.write(`designer loop: ${title} ($ ${command} ${shown.join(' ')})\n`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const output = `${result.stdout}${result.stderr}`;
   process.stdout.write(`designer loop: ${title}: exit ${result.status} after ${Math.round((Date.now() - started) / 1000)} s\n`);
   return { status: result.status, output };
@@ -356,40 +381,54 @@ function stepAsync(title: string, command: string, args: string[], cwd: string):
   });
 }
 
+// `pnpm <name>` in the scratch copy: the root package.json's script, run by sh with the installed tools
+// on PATH, as pnpm runs it (what pnpm adds is its own start, in every call).
+function runScript(title: string, name: string): StepResult {
+  const scripts = (JSON.parse(readFileSync(join(scratch, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const script = scripts[name];
+  if (script === undefined) throw new Error(`the root package.json has no ${name} script`);
+  return step(`${title} (pnpm ${name})`, 'sh', ['-c', script], scratch, { PATH: `${join(scratch, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` });
+}
+
+// A typecheck, reported as a step like the others.
+function typecheckStep(title: string, typecheck: IncrementalTypecheck): StepResult {
+  process.stdout.write(`designer loop: ${title} (tsc over ${typecheckedPackages.join(' and ')}, in this process)\n`);
+  const started = Date.now();
+  const result: TypecheckResult = typecheck.check();
+  process.stdout.write(`designer loop: ${title}: ${result.errorCount} errors after ${Math.round((Date.now() - started) / 1000)} s\n`);
+  return { status: result.errorCount === 0 ? 0 : 1, output: result.output };
+}
+
 function expectStep(result: StepResult, status: 'passes' | 'fails') {
   // The step's own output is the failure message, so a broken step says why.
   if ((result.status === 0) !== (status === 'passes'))
     throw new Error(`expected the step to ${status === 'passes' ? 'pass' : 'fail'}; its output:\n${result.output}`);
 }
 
-async function callThroughClient(baseUrl: string, token: string) {
-  const result = await stepAsync(
-    `the generated client calls ${newOperationId} at ${baseUrl}`,
-    process.execPath,
-    ['--import', 'tsx', 'designer-loop-call.ts', baseUrl, token],
-    join(scratch, 'packages/contract-tests'),
-  );
-  expectStep(result, 'passes');
-  const line = result.output.trim().split('\n').pop() ?? '';
-  return JSON.parse(line) as { status: number; body: unknown; violations: string | null };
+interface Calls {
+  mock: { report: unknown; pdf: unknown };
+  proxy: { report: unknown };
+  service: unknown;
 }
 
-async function callShapes(baseUrl: string, token: string, which: 'pdf' | 'all') {
+async function callThroughClient(urls: { mock: string; proxy: string; service: string }, token: string): Promise<Calls> {
   const result = await stepAsync(
-    `the generated client calls ${which === 'pdf' ? 'downloadReportPdf' : 'each new shape'} at ${baseUrl}`,
+    `the generated client calls the new operations on the mock (${urls.mock}), the proxy (${urls.proxy}) and the service (${urls.service})`,
     process.execPath,
-    ['--import', 'tsx', 'designer-loop-shapes.ts', baseUrl, token, which],
+    ['--import', 'tsx', 'designer-loop-calls.ts', urls.mock, urls.proxy, urls.service, token],
     join(scratch, 'packages/contract-tests'),
   );
   expectStep(result, 'passes');
-  return JSON.parse(result.output.trim().split('\n').pop() ?? '') as unknown;
+  return JSON.parse(result.output.trim().split('\n').pop() ?? '') as Calls;
 }
 
 describe('the designer loop: add an operation, generate, scaffold, call it', () => {
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'designer-loop-'));
     process.stdout.write(`designer loop: scratch copy in ${scratch}\n`);
-    copyRepository(scratch);
+    // With the repository's generated code: the install's postinstall `generate` finds it up to date,
+    // and the edit of the spec below makes `pnpm generate` write it all again.
+    copyRepository(scratch, { generated: true });
     expectStep(step('install offline from the local store', pnpmExecutable, [...pnpmArguments, 'install', '--offline', '--frozen-lockfile']), 'passes');
   }, 300_000);
 
@@ -417,19 +456,36 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
       );
     expect(edited.length).toBeGreaterThan(root.length + 100);
     writeFileSync(rootFile, edited);
-    // The designer's gate: the spec with the new operations lints clean (Redocly and biome).
-    expectStep(step('lint', pnpmExecutable, [...pnpmArguments, 'lint']), 'passes');
+    // The designer's gate on the spec: `pnpm lint`'s Redocly half (its biome half reads no YAML; it
+    // checks what scaffold writes, below).
+    expectStep(step('lint the spec (Redocly, as pnpm lint runs it)', join(scratch, 'node_modules/.bin/redocly'), ['lint', '--format=stylish']), 'passes');
 
-    const generated = step('generate', pnpmExecutable, [...pnpmArguments, 'generate']);
+    const generated = runScript('generate', 'generate');
     expectStep(generated, 'passes');
     expect(readFileSync(join(scratch, 'packages/client/generated/operations.ts'), 'utf8')).toContain(
       `${newOperationId}: (reportId: ContractPathParameter<Contract, '${newOperationId}', 'report_id'>, query?: ContractQueryParams<Contract, '${newOperationId}'>, opts?: CallOptions)`,
     );
+    // The server's tests compile against the fixture spec's generated code, which its typecheck script
+    // generates before tsc.
+    expectStep(
+      step('generate the fixture spec the server tests compile against', process.execPath, [
+        'scripts/generate.mjs',
+        '--spec',
+        'packages/contract/test/fixtures/shapes/openapi.yaml',
+        '--out',
+        'packages/contract/test/fixtures/shapes/generated',
+      ]),
+      'passes',
+    );
 
-    // What the new operation touches is the server's handler table: its typecheck is the designer's
-    // answer (the workspace-wide `pnpm typecheck` checks the same server sources again in every
-    // package that imports them, for no new message).
-    const broken = step('typecheck of the server (must fail)', pnpmExecutable, [...pnpmArguments, '--filter', './packages/server', 'typecheck']);
+    // What the new operation touches is the server's handler table, and the client's generated function,
+    // query options and MSW handler, compiled against the generated types: their typecheck is the
+    // designer's answer.
+    const typecheck = new IncrementalTypecheck(
+      typecheckedPackages.map((folder) => join(scratch, folder, 'tsconfig.json')),
+      scratch,
+    );
+    const broken = typecheckStep('typecheck (must fail)', typecheck);
     expectStep(broken, 'fails');
     // Five handlers missing: tsc names them (the first four and a count of the rest, past four).
     const missing = broken.output.match(
@@ -441,7 +497,7 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
     for (const name of named) expect([newOperationId, ...Object.keys(shapeHandlers)]).toContain(name);
     expect(named.length + Number(missing![2] ?? 0)).toBe(5);
 
-    const scaffolded = step('scaffold', pnpmExecutable, [...pnpmArguments, 'scaffold']);
+    const scaffolded = runScript('scaffold', 'scaffold');
     expectStep(scaffolded, 'passes');
     expect(scaffolded.output).toContain(
       `scaffold: wrote a stub for ${newOperationId} (GET /api/v1/reports/{report_id}) in packages/server/src/operations/reports.ts (new file)`,
@@ -453,22 +509,19 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
       ['uploadReportFile', 'POST /api/v1/reports/{report_id}/files'],
     ])
       expect(scaffolded.output).toContain(`scaffold: wrote a stub for ${operationId} (${where}) in packages/server/src/operations/reports.ts;`);
-    expect(step('scaffold again writes nothing', pnpmExecutable, [...pnpmArguments, 'scaffold']).output).toContain('nothing written');
-
-    // Passing now: the server with the stub, and the client, whose generated function, query options
-    // and MSW handler for the new operation are compiled against the generated types here.
+    expect(runScript('scaffold again writes nothing', 'scaffold').output).toContain('nothing written');
+    // `pnpm lint`'s biome half on what scaffold wrote: the stubs and their wiring lint clean.
     expectStep(
-      step('typecheck of the server and the client (must pass)', pnpmExecutable, [
-        ...pnpmArguments,
-        '--filter',
-        './packages/server',
-        '--filter',
-        './packages/client',
-        '--parallel',
-        'typecheck',
+      step('lint what scaffold wrote (biome, as pnpm lint runs it)', join(scratch, 'node_modules/.bin/biome'), [
+        'check',
+        'packages/server/src/operations/reports.ts',
+        'packages/server/src/operations/index.ts',
       ]),
       'passes',
     );
+
+    // Passing now: the server with the stubs, and the client.
+    expectStep(typecheckStep('typecheck (must pass)', typecheck), 'passes');
 
     // The stubs of the new shapes replaced by real handlers: the server's typecheck passes on them too.
     const operationsFile = join(scratch, 'packages/server/src/operations/reports.ts');
@@ -479,39 +532,43 @@ describe('the designer loop: add an operation, generate, scaffold, call it', () 
       operations = operations.replace(stub, `$1${handler};`);
     }
     writeFileSync(operationsFile, operations);
-    expectStep(
-      step('typecheck of the server with the real handlers (must pass)', pnpmExecutable, [...pnpmArguments, '--filter', './packages/server', 'typecheck']),
-      'passes',
-    );
+    expectStep(typecheckStep('typecheck with the real handlers (must pass)', typecheck), 'passes');
 
-    writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-call.ts'), callScript);
-    writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-shapes.ts'), shapesCallScript);
+    writeFileSync(join(scratch, 'packages/contract-tests/designer-loop-calls.ts'), callsScript);
     const spec = join(scratch, 'packages/contract/generated/openapi.yaml');
-    // The scratch copy's own Prism launcher, which puts its front before Prism for a byte answer.
-    const scratchPrism = (await import(pathToFileURL(join(scratch, 'scripts/lib/prism.mjs')).href)) as { startPrism: typeof startPrism };
-    const mock = await scratchPrism.startPrism({ mode: 'mock', spec });
-    running.push(mock);
-    const fromMock = await callThroughClient(mock.url, 'any-token');
-    expect(fromMock).toEqual({ status: 200, body: reportExample, violations: null });
-    expect(await callShapes(mock.url, 'any-token', 'pdf')).toEqual({ pdf: { status: 200, body: { type: 'application/pdf', head: '%PDF-' } } });
-
     const keyFile = join(scratch, '.dev/designer-loop-key.json');
     const token = await mintDevToken({ keyFile });
-    // The scratch copy's sources, through tsx: building the copy would cost more than it saves.
-    const service = await startService({ keyFile, root: scratch, entry: 'packages/server/src/main.ts' });
-    running.push(service);
-    const proxy = await startPrism({ mode: 'proxy', upstream: service.url, spec });
-    running.push(proxy);
-    const fromService = await callThroughClient(proxy.url, token);
-    // The stub's documented 500, with the Error body, and no violation reported by Prism.
-    expect(fromService).toEqual({
-      status: 500,
-      body: { error: 'internal_error', message: `${newOperationId} (GET /api/v1/reports/{report_id}) is not implemented yet.` },
-      violations: null,
-    });
+    const started = <T extends RunningPrism | RunningService>(child: T): T => {
+      running.push(child);
+      return child;
+    };
+    // The scratch copy's own Prism launcher, which puts its front before Prism for a byte answer.
+    const scratchPrism = (await import(pathToFileURL(join(scratch, 'scripts/lib/prism.mjs')).href)) as { startPrism: typeof startPrism };
+    const mockStarting = scratchPrism.startPrism({ mode: 'mock', spec }).then(started);
+    // The scratch copy's sources, through tsx: building the copy would cost more than it saves. The new
+    // operations read no data: the demo data is not seeded.
+    const serviceStarting = startService({ keyFile, root: scratch, entry: 'packages/server/src/main.ts', env: { SEED_DEMO_DATA: 'off' } }).then(started);
+    // Both settle before a failure is thrown, so that afterAll stops whichever did start.
+    await Promise.allSettled([mockStarting, serviceStarting]);
+    const [mock, service] = await Promise.all([mockStarting, serviceStarting]);
+    const proxy = started(await startPrism({ mode: 'proxy', upstream: service.url, spec }));
 
+    const calls = await callThroughClient({ mock: mock.url, proxy: proxy.url, service: service.url }, token);
+    // The mock answers the example, and the PDF with PDF bytes.
+    expect(calls.mock).toEqual({
+      report: { status: 200, body: reportExample, violations: null },
+      pdf: { status: 200, body: { type: 'application/pdf', head: '%PDF-' } },
+    });
+    // The stub's documented 500, with the Error body, and no violation reported by Prism.
+    expect(calls.proxy).toEqual({
+      report: {
+        status: 500,
+        body: { error: 'internal_error', message: `${newOperationId} (GET /api/v1/reports/{report_id}) is not implemented yet.` },
+        violations: null,
+      },
+    });
     // The real handlers of the new shapes, called on the service through the generated client.
-    expect(await callShapes(service.url, token, 'all')).toEqual({
+    expect(calls.service).toEqual({
       pdf: { status: 200, body: { type: 'application/pdf', head: '%PDF-' } },
       removed: { status: 204, body: 'no data' },
       uploaded: { status: 200, body: { file: { name: 'march.pdf', size: 15 } } },
