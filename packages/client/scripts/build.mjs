@@ -9,15 +9,8 @@
 // - copy the contract's generated `schema.d.ts`, which is a declaration file and so never emitted.
 // A bundler of declarations (rollup-plugin-dts, api-extractor) would do the same with a dependency
 // more; the output here is file for file what the workspace compiles.
-//
-// Incremental, as `tsc --incremental` is: TypeScript's record of what it checked and emitted is kept
-// in node_modules/.cache/client-build/, so a build after a change checks and writes only what the
-// change affects, and one after none writes nothing. That record is trusted only while dist/ is, file
-// for file, what the last successful build wrote, with this script, this TypeScript, these options
-// and these source files; otherwise dist/ is emptied and everything compiled, as on a fresh clone.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,10 +25,6 @@ const packagesDir = join(clientDir, '..');
 const repoRoot = join(packagesDir, '..');
 const contractEntry = join(packagesDir, 'contract/src/browser.ts');
 const outDir = join(clientDir, 'dist');
-const cacheDir = join(clientDir, 'node_modules/.cache/client-build');
-const buildInfoFile = join(cacheDir, 'build.tsbuildinfo');
-// What the last successful build wrote: its inputs' key and every dist/ file's hash.
-const lastOutputFile = join(cacheDir, 'last-output.json');
 
 function fail(message) {
   process.stderr.write(`client build: ${message}\n`);
@@ -86,26 +75,6 @@ function listFiles(dir) {
   });
 }
 
-function sha256(text) {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** Every dist/ file (relative path, sorted) with its content's hash; none when there is no dist/. */
-function hashOutput() {
-  if (!existsSync(outDir)) return [];
-  return listFiles(outDir)
-    .map((file) => [relative(outDir, file).split(sep).join('/'), sha256(readFileSync(file))])
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-function readLastOutput() {
-  try {
-    return JSON.parse(readFileSync(lastOutputFile, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 // The generated halves (the contract's types and tables, the client's operation functions) must be
 // current: a fresh clone has none, and a stale one would pack an old spec. Skips when nothing changed.
 const generate = spawnSync(process.execPath, [join(repoRoot, 'scripts/generate.mjs')], { stdio: 'inherit' });
@@ -122,30 +91,12 @@ const parsed = ts.getParsedCommandLineOfConfigFile(
 if (!parsed) fail('tsconfig.build.json could not be read');
 if (parsed.errors.length > 0) report(parsed.errors);
 
-// Whatever decides what the build writes besides the sources' text, which TypeScript's record tracks.
-const inputsKey = sha256(
-  JSON.stringify({
-    typescript: ts.version,
-    script: readFileSync(fileURLToPath(import.meta.url), 'utf8'),
-    options: parsed.options,
-    rootNames: parsed.fileNames,
-  }),
-);
-const lastOutput = readLastOutput();
-const outputUnchanged = lastOutput?.inputsKey === inputsKey && JSON.stringify(lastOutput.files) === JSON.stringify(hashOutput());
-// Until this build succeeds, the next one cannot start from the last.
-rmSync(lastOutputFile, { force: true });
-if (!outputUnchanged) {
-  rmSync(outDir, { recursive: true, force: true });
-  rmSync(buildInfoFile, { force: true });
-}
-
-const options = { ...parsed.options, incremental: true, tsBuildInfoFile: buildInfoFile };
-const host = ts.createIncrementalCompilerHost(options);
+rmSync(outDir, { recursive: true, force: true });
+const host = ts.createCompilerHost(parsed.options);
 // As tsc parses: a TypeScript file's JSDoc only where it can bear on errors (@see, @link); the emitted
 // files keep every comment all the same, copied as text.
 host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
-const program = ts.createIncrementalProgram({ rootNames: parsed.fileNames, options, host, projectReferences: parsed.projectReferences });
+const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host, projectReferences: parsed.projectReferences });
 // The declarations' own errors come with the emit, which transforms each file's declarations once.
 const diagnostics = [
   ...program.getConfigFileParsingDiagnostics(),
@@ -155,13 +106,7 @@ const diagnostics = [
   ...program.getSemanticDiagnostics(),
 ];
 if (diagnostics.length > 0) report(diagnostics);
-let writtenOutputs = 0;
-function writeOutput(fileName, text, writeByteOrderMark) {
-  if (fileName !== buildInfoFile) writtenOutputs += 1;
-  mkdirSync(dirname(fileName), { recursive: true });
-  ts.sys.writeFile(fileName, text, writeByteOrderMark);
-}
-const emitted = program.emit(undefined, writeOutput, undefined, false, { before: [rewriteContractImports], afterDeclarations: [rewriteContractImports] });
+const emitted = program.emit(undefined, undefined, undefined, false, { before: [rewriteContractImports], afterDeclarations: [rewriteContractImports] });
 if (emitted.diagnostics.length > 0) report(emitted.diagnostics);
 
 const schemaTypes = join(outDir, 'contract/generated/schema.d.ts');
@@ -172,9 +117,4 @@ copyFileSync(join(packagesDir, 'contract/generated/schema.d.ts'), schemaTypes);
 const files = listFiles(outDir);
 const leftover = files.filter((file) => readFileSync(file, 'utf8').includes(contractName));
 if (leftover.length > 0) fail(`${contractName} is still imported by ${leftover.map((file) => relative(clientDir, file)).join(', ')}`);
-mkdirSync(cacheDir, { recursive: true });
-writeFileSync(`${lastOutputFile}.tmp`, JSON.stringify({ inputsKey, files: hashOutput() }));
-renameSync(`${lastOutputFile}.tmp`, lastOutputFile);
-process.stdout.write(
-  `client build: ${files.length} files in ${relative(clientDir, outDir)}/ (client and the contract's browser face), ${writtenOutputs} written ${outputUnchanged ? 'for what changed since the last build' : 'from scratch'}\n`,
-);
+process.stdout.write(`client build: ${files.length} files in ${relative(clientDir, outDir)}/ (client and the contract's browser face)\n`);
