@@ -5,19 +5,22 @@
 // first: the spreadsheet then shows it as text. Cells the service writes itself (ids, amounts, dates,
 // codes) are never neutralised: a spreadsheet must still read them as numbers and dates.
 
-/** What makes a field need quotes (RFC 4180, section 2, rules 6 and 7). */
-const needsQuotes = /[",\r\n]/;
-/** What makes a text cell a formula, or hides one behind whitespace a spreadsheet trims (OWASP). */
-const formulaStart = /^[=+\-@\t\r]/;
+/** Characters that make a field need quotes (RFC 4180, section 2, rules 6 and 7). */
+export const quotedCharacters = ['"', ',', '\r', '\n'] as const;
+/** First characters that make a text cell a formula, or hide one behind whitespace a spreadsheet trims (OWASP). */
+export const formulaStartCharacters = ['=', '+', '-', '@', '\t', '\r'] as const;
+
+const needsQuotes = (value: string): boolean => quotedCharacters.some((character) => value.includes(character));
+const startsLikeFormula = (value: string): boolean => (formulaStartCharacters as readonly string[]).includes(value.charAt(0));
 
 /** A field as RFC 4180 writes it: as it is, or in double quotes with its quotes doubled. */
 export function csvField(value: string): string {
-  return needsQuotes.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  return needsQuotes(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 /** A text cell a user wrote: neutralised when a spreadsheet would run it as a formula, then quoted where needed. */
 export function csvTextField(value: string): string {
-  return csvField(formulaStart.test(value) ? `'${value}` : value);
+  return csvField(startsLikeFormula(value) ? `'${value}` : value);
 }
 
 /** One record: the fields (already written by csvField or csvTextField) and CRLF. */

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { invoiceColumns } from '../db/mappers.js';
 import { keysetBatchReader, type KeysetPosition, type SearchOrder } from '../search/index.js';
-import { csvRecord, csvTextField } from './csv.js';
+import { csvRecord, csvTextField, formulaStartCharacters, quotedCharacters } from './csv.js';
 
 /**
  * Rows per statement: a million rows are 200 round trips, and a batch (its rows, then its text) stays
@@ -36,15 +36,19 @@ const amountToUpdatedAt = sql<string>`cast(${sql.ref('invoices.amount')} as text
 const userTexts = ['invoices.invoice_number', 'invoices.client_name', 'invoices.description'] as const;
 
 /**
- * True when a user's text needs csv.ts's care: it starts like a formula, or holds a comma, a quote
- * or a line break. The same characters as csv.ts's rules (test/operations/invoice-export.test.ts
- * checks each), found with `left` and `strpos`, which cost the database about what COPY's own
- * quoting check does, where a regular expression per cell doubled the statement's time.
+ * True when a user's text needs csv.ts's care: it starts like a formula, or holds a character that
+ * needs quotes; csv.ts's own lists of both, written as SQL literals. Found with `left` and `strpos`,
+ * which cost the database about what COPY's own quoting check does, where a regular expression per
+ * cell doubled the statement's time.
  */
+const characterLiteral = (character: string) => sql`chr(${sql.lit(character.charCodeAt(0))})`;
 const needsCare = sql.join(
   userTexts.map(
     (column) =>
-      sql`left(${sql.ref(column)}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) or strpos(${sql.ref(column)}, ',') > 0 or strpos(${sql.ref(column)}, '"') > 0 or strpos(${sql.ref(column)}, chr(10)) > 0 or strpos(${sql.ref(column)}, chr(13)) > 0`,
+      sql`left(${sql.ref(column)}, 1) in (${sql.join(formulaStartCharacters.map(characterLiteral))}) or ${sql.join(
+        quotedCharacters.map((character) => sql`strpos(${sql.ref(column)}, ${characterLiteral(character)}) > 0`),
+        sql` or `,
+      )}`,
   ),
   sql` or `,
 );
