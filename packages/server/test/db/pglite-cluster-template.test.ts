@@ -33,7 +33,8 @@ describe('the fresh-cluster template', () => {
     'is what a new directory starts from: a cluster planted in the template is the one opened',
     async () => {
       // A template holding a marker table, in place of a fresh cluster: only a copy of it has the table.
-      const planted = await PGlite.create();
+      // Made from the checkout's own template rather than by another initdb.
+      const planted = await PGlite.create({ loadDataDir: await freshClusterTemplate() });
       await planted.exec('create table planted_marker (id integer)');
       const path = join(scratch, 'planted.tar');
       await writeFile(path, new Uint8Array(await (await planted.dumpDataDir('none')).arrayBuffer()));

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { freshClusterTemplate } from '../../src/db/pglite-cluster-template.js';
 import { seedIfEmpty, type SeedOptions } from '../../src/db/seed.js';
+import { migratedPgliteTemplate } from './pglite-test-template.js';
 
 export type Engine = Database['engine'];
 export const engines: readonly Engine[] = ['pglite', 'postgres'];
@@ -92,7 +93,8 @@ export async function openTestDatabase(engine: Engine, options: OpenTestDatabase
   const database = await openDatabase({
     url: scratch?.url ?? 'memory:',
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
-    ...(engine === 'pglite' ? { pgliteDataDirDump: await pgliteTemplate() } : {}),
+    // A PGlite database starts migrated (and seeded when asked) from a dump made once (pglite-test-template.ts).
+    ...(engine === 'pglite' ? { pgliteDataDirDump: await migratedPgliteTemplate(options.seed === true) } : {}),
   });
   try {
     await migrate(database);
@@ -136,7 +138,7 @@ export function useTestDatabase(engine: Engine, options: OpenTestDatabaseOptions
  * closed: the directory a command or a started service is then pointed at.
  */
 export async function seedPgliteDirectory(dataDir: string, seed: SeedOptions): Promise<void> {
-  const database = await openDatabase({ dataDir, pgliteDataDirDump: await pgliteTemplate() });
+  const database = await openDatabase({ dataDir, pgliteDataDirDump: await migratedPgliteTemplate(false) });
   try {
     await migrate(database);
     await seedIfEmpty(database, seed);
