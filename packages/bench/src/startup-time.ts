@@ -98,7 +98,7 @@ export async function startupSection(context: SectionContext): Promise<ReportSec
   // The smoke run proves that the section runs and prints: one start on PostgreSQL (each costs the
   // seconds of CPU the section measures), no PGlite directory to create.
   const smoke = context.profile.name === 'smoke';
-  const starts = smoke ? 1 : 1 + context.profile.abRounds;
+  const starts = 1 + context.profile.laterStarts;
   const pgliteDir = await mkdtemp(join(tmpdir(), 'bench-startup-pglite-'));
   try {
     const engines = [];
