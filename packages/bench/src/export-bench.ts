@@ -183,7 +183,7 @@ export async function exportSection(context: SectionContext): Promise<ReportSect
       services.push(await serviceExport(service, token));
       copies.push(await copyExport(databaseUrl, benchAccountId, startSeconds));
     }
-    log(`  round ${round + 1}: service ${formatNumber(rowsPerSecond(services.at(-1)!))} rows/s, COPY ${formatNumber(rowsPerSecond(copies.at(-1)!))} rows/s`);
+    log(`  round ${round + 1}: service ${formatNumber(rowsPerSecond(services.at(-1)!))} rows/s, COPY ${formatNumber(rowsPerSecond(copies.at(-1)!))} rows/s, peak RSS growth ${services.at(-1)!.rssGrowthMiB.toFixed(1)} MiB`);
   }
   for (const [index, run] of services.entries()) {
     if (run.rows !== copies[index]?.rows)
@@ -226,6 +226,8 @@ export async function exportSection(context: SectionContext): Promise<ReportSect
     ),
     '',
     `Service / COPY, rows per second, round by round: ${describeSpread(ratios, 2)}x.`,
+    // In order: a round's growth depends on whether the heap the round before grew was released since.
+    `The service's peak RSS growth, round after round: ${services.map((run) => run.rssGrowthMiB.toFixed(1)).join(', ')} MiB.`,
   ].join('\n');
   const targets: SectionTarget[] = [
     {
