@@ -183,7 +183,9 @@ export async function exportSection(context: SectionContext): Promise<ReportSect
       services.push(await serviceExport(service, token));
       copies.push(await copyExport(databaseUrl, benchAccountId, startSeconds));
     }
-    log(`  round ${round + 1}: service ${formatNumber(rowsPerSecond(services.at(-1)!))} rows/s, COPY ${formatNumber(rowsPerSecond(copies.at(-1)!))} rows/s, peak RSS growth ${services.at(-1)!.rssGrowthMiB.toFixed(1)} MiB`);
+    log(
+      `  round ${round + 1}: service ${formatNumber(rowsPerSecond(services.at(-1)!))} rows/s, COPY ${formatNumber(rowsPerSecond(copies.at(-1)!))} rows/s, peak RSS growth ${services.at(-1)!.rssGrowthMiB.toFixed(1)} MiB`,
+    );
   }
   for (const [index, run] of services.entries()) {
     if (run.rows !== copies[index]?.rows)
