@@ -5,13 +5,13 @@
 // default data directory (ignored by git, as trusted as the data itself), for every later directory
 // of this checkout: tests, restores, a second instance's directory.
 //
-// Written to a unique name and renamed into place, so processes starting side by side never read half
-// a file. A checkout where it cannot be written (read-only) makes one per process, in memory.
-import { randomBytes } from 'node:crypto';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// Kept as kept-dump.ts keeps files: never half a file for a process starting beside the one writing it;
+// a checkout where it cannot be written (read-only) makes one per process, in memory.
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { readOrMakeKeptDump } from './kept-dump.js';
 
 /** `.data/` at the repository root (this file is packages/server/src/db/pglite-cluster-template.ts). */
 const templateDirectory = fileURLToPath(new URL('../../../../.data/', import.meta.url));
@@ -29,27 +29,13 @@ export async function clusterTemplatePath(): Promise<string> {
   return join(templateDirectory, `pglite-cluster-${await pgliteVersion()}.tar`);
 }
 
-async function readOrCreate(path: string): Promise<Blob> {
+/** initdb in memory, dumped without compression (the template is read by every new cluster). */
+async function initialisedCluster(): Promise<Blob> {
+  const pglite = await PGlite.create();
   try {
-    return new Blob([await readFile(path)]);
-  } catch {
-    const pglite = await PGlite.create();
-    let dump: Blob;
-    try {
-      dump = await pglite.dumpDataDir('none');
-    } finally {
-      await pglite.close();
-    }
-    const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
-      await rename(partial, path);
-    } catch {
-      // Not kept (a read-only checkout): this process still starts from it, the next makes its own.
-      await rm(partial, { force: true }).catch(() => undefined);
-    }
-    return dump;
+    return await pglite.dumpDataDir('none');
+  } finally {
+    await pglite.close();
   }
 }
 
@@ -60,7 +46,7 @@ export async function freshClusterTemplate(path?: string): Promise<Blob> {
   const file = path ?? (await clusterTemplatePath());
   let template = templates.get(file);
   if (template === undefined) {
-    template = readOrCreate(file);
+    template = readOrMakeKeptDump(file, initialisedCluster);
     templates.set(file, template);
     // A failure is not kept: the next new cluster tries again.
     template.catch(() => templates.delete(file));

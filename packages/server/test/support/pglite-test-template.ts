@@ -4,14 +4,15 @@
 //
 // The dump is made once per checkout and state of the database code: its name carries a hash of the
 // PGlite version and of every file under src/db/ (the migrations, the seed and what they call), so an
-// edit there makes a new one. Kept in `.data/` like the service's fresh-cluster template, written to a
-// unique name and renamed into place so that files starting side by side never read half a dump.
+// edit there makes a new one. Kept in `.data/` like the service's fresh-cluster template, and the same
+// way (src/db/kept-dump.ts): files starting side by side never read half a dump.
 // openTestDatabase still runs the migrations on it: a no-op on a current dump, and the proof that it is.
-import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/db/database.js';
+import { readOrMakeKeptDump } from '../../src/db/kept-dump.js';
 import { migrate } from '../../src/db/migrate.js';
 import { seedIfEmpty } from '../../src/db/seed.js';
 
@@ -66,23 +67,11 @@ async function removeStale(current: readonly string[]): Promise<void> {
 async function readOrMake(seeded: boolean): Promise<Blob> {
   const hash = await databaseCodeHash();
   const name = (state: string) => `${templatePrefix}${hash}-${state}.tar.gz`;
-  const path = join(templateDirectory, name(seeded ? 'seeded' : 'migrated'));
-  try {
-    return new Blob([await readFile(path)]);
-  } catch {
-    const dump = await makeDump(seeded);
-    const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    try {
-      await mkdir(templateDirectory, { recursive: true });
-      await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
-      await rename(partial, path);
-      await removeStale([name('seeded'), name('migrated')]);
-    } catch {
-      // Not kept (a read-only checkout): this process still uses it.
-      await rm(partial, { force: true }).catch(() => undefined);
-    }
-    return dump;
-  }
+  return readOrMakeKeptDump(
+    join(templateDirectory, name(seeded ? 'seeded' : 'migrated')),
+    () => makeDump(seeded),
+    () => removeStale([name('seeded'), name('migrated')]),
+  );
 }
 
 const dumps = new Map<boolean, Promise<Blob>>();
