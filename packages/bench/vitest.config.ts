@@ -9,5 +9,7 @@ export default defineConfig({
     // minute on two idle cores, several times that beside the rest of the suite. The bound only ends
     // a hung run, so it sits far above any duration a slow machine gives it.
     testTimeout: 900_000,
+    // One module graph per worker, not per file: no file here mocks a module or stubs a global.
+    isolate: false,
   },
 });

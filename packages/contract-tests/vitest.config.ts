@@ -26,5 +26,8 @@ export default defineConfig({
     // Upper bounds, not waits: a test that starts Prism itself needs room on a loaded 2-core machine.
     testTimeout: 120_000,
     hookTimeout: 150_000,
+    // One module graph per worker, not per file: no file here mocks a module or stubs a global, and the
+    // MSW servers close after their file.
+    isolate: false,
   },
 });

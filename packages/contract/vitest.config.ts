@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One module graph per worker, not per file: no file here mocks a module or stubs a global.
+    isolate: false,
   },
 });

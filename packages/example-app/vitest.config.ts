@@ -10,5 +10,8 @@ export default defineConfig({
     // Upper bounds, not waits: Prism, the service and Redoc start slowly on a loaded 2-core machine.
     testTimeout: 180_000,
     hookTimeout: 240_000,
+    // One module graph per worker, not per file: no file here mocks a module or stubs a global, and the
+    // MSW server closes after its file.
+    isolate: false,
   },
 });
