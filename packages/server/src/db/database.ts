@@ -7,8 +7,9 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { eachPostgresRow, type RowHandler } from './each-row.js';
 import { templateFor } from './pglite-cluster-template.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { defaultMaxNamedStatements, preparingPool, StatementNames } from './prepared-statements.js';
@@ -34,6 +35,12 @@ export interface Database {
   readonly engine: 'pglite' | 'postgres';
   readonly db: Kysely<DatabaseSchema>;
   poolStats(): PoolStats;
+  /**
+   * Runs `query`, handing each row to `onRow` and keeping none (each-row.ts); resolves with the row
+   * count. On PostgreSQL each row as it arrives; PGlite answers a statement whole, so there it walks
+   * the answer's rows.
+   */
+  eachRow<Row>(query: CompiledQuery<Row>, onRow: RowHandler<Row>): Promise<number>;
   /** True when a trivial query answers within about 2 s; never throws. */
   ping(): Promise<boolean>;
   /**
@@ -141,9 +148,13 @@ function openPostgres(connectionString: string, poolSize: number, preparedStatem
   // A client checked out by a query has no pool listener: when its connection dies mid-request it
   // emits 'error' on itself, which would stop the process. The query itself still rejects (-> 503).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const kyselyPool = preparedStatements ? preparingPool(pool, new StatementNames(defaultMaxNamedStatements)) : pool;
+  const names = preparedStatements ? new StatementNames(defaultMaxNamedStatements) : undefined;
+  const kyselyPool = names === undefined ? pool : preparingPool(pool, names);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
-  return wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  return {
+    ...wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })),
+    eachRow: (query, onRow) => eachPostgresRow(pool, names, query, onRow),
+  };
 }
 
 interface EngineHandles {
@@ -159,6 +170,11 @@ function wrap(engine: Database['engine'], db: Kysely<DatabaseSchema>, poolStats:
     engine,
     db,
     poolStats,
+    async eachRow(query, onRow) {
+      const { rows } = await db.executeQuery(query);
+      for (const row of rows) onRow(row);
+      return rows.length;
+    },
     async ping() {
       if (closed) return false;
       let timer: NodeJS.Timeout | undefined;

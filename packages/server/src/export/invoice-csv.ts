@@ -10,10 +10,11 @@ import type { Database } from '../db/database.js';
 import { invoiceColumns } from '../db/mappers.js';
 import { keysetBatchReader, type KeysetPosition, type SearchOrder } from '../search/index.js';
 import { csvRecord, csvTextField, formulaStartCharacters, quotedCharacters } from './csv.js';
+import { Utf8Chunks } from './utf8-chunks.js';
 
 /**
- * Rows per statement: a million rows are 200 round trips, and a batch (its rows, then its text) stays
- * about a MiB (a few with the longest descriptions), two of them held at most.
+ * Rows per statement: a million rows are 200 round trips, and a batch's bytes stay under about a MiB
+ * (a few with the longest descriptions), two batches held at most.
  */
 export const exportBatchSize = 5_000;
 
@@ -100,26 +101,12 @@ function keysetOf(row: ExportRow, orderBy: SearchOrder['orderBy']): KeysetPositi
   return { sortValue: fields[invoiceColumns.indexOf(orderBy)] as string, id: fields[0] as string };
 }
 
-/**
- * Characters per chunk of the answer, at most. A string of more than 128 KiB is allocated in V8's
- * large-object space, which only a full collection frees: a batch's text written as one string (about
- * 700 KiB) left hundreds of MiB of such garbage over a million rows. 60 Ki characters stay below that
- * even as two-byte strings (any character beyond Latin-1 makes one), and die young, in the scavenges
- * that run anyway; each chunk is one write to the socket.
- */
-export const chunkCharacters = 60 * 1024;
-
-/** A batch's records as chunks of at most about chunkCharacters (one record may pass it). */
-function* recordsOf(rows: readonly ExportRow[], first = ''): Generator<string> {
-  let text = first;
-  for (const row of rows) {
-    text += isCells(row) ? invoiceCsvRecord(cellsOf(row)) : row.record;
-    if (text.length >= chunkCharacters) {
-      yield text;
-      text = '';
-    }
-  }
-  if (text !== '') yield text;
+/** A batch as the answer sends it: its records as UTF-8 chunks, and where the next batch starts. */
+interface EncodedBatch {
+  chunks: Buffer[];
+  rowCount: number;
+  /** The keyset after the batch's last row; undefined for an empty batch. */
+  last: KeysetPosition | undefined;
 }
 
 export interface InvoiceCsvOptions {
@@ -132,26 +119,35 @@ export interface InvoiceCsvOptions {
  * is read before this resolves, so a database that cannot answer fails the request with its proper
  * status while no header has gone out; the rest is read as the answer is consumed.
  */
-export async function invoiceCsv(database: Database, accountId: number, search: SearchOrder, options: InvoiceCsvOptions = {}): Promise<AsyncGenerator<string>> {
+export async function invoiceCsv(database: Database, accountId: number, search: SearchOrder, options: InvoiceCsvOptions = {}): Promise<AsyncGenerator<Buffer>> {
   const batchSize = options.batchSize ?? exportBatchSize;
-  const read = async (after: KeysetPosition | undefined) => (await database.db.executeQuery(readExportBatch(accountId, search, after, batchSize))).rows;
-  const first = await read(undefined);
-  async function* chunks(): AsyncGenerator<string> {
-    let rows = first;
-    let header = invoiceCsvHeader;
+  // Each row becomes bytes as it arrives and is dropped (Database.eachRow): rows kept until their
+  // batch was read whole were promoted out of the young generation in bulk (db/each-row.ts).
+  const read = async (after: KeysetPosition | undefined, header: string): Promise<EncodedBatch> => {
+    const text = new Utf8Chunks();
+    if (header !== '') text.add(header);
+    let lastRow: ExportRow | undefined;
+    const rowCount = await database.eachRow(readExportBatch(accountId, search, after, batchSize), (row) => {
+      lastRow = row;
+      text.add(isCells(lastRow) ? invoiceCsvRecord(cellsOf(lastRow)) : lastRow.record);
+    });
+    return { chunks: text.take(), rowCount, last: lastRow === undefined ? undefined : keysetOf(lastRow, search.orderBy) };
+  };
+  const first = await read(undefined, invoiceCsvHeader);
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let batch = first;
     // A short batch is the last one: no statement is spent to learn that nothing follows.
-    while (rows.length === batchSize) {
+    while (batch.rowCount === batchSize && batch.last !== undefined) {
       // One batch ahead: the database reads the next batch while this one is written, instead of the
       // two taking turns (the export's time was theirs added). Its statement ends on its own; if the
-      // caller leaves meanwhile, its rows are dropped and nothing after it is read.
-      const next = read(keysetOf(rows[rows.length - 1] as ExportRow, search.orderBy));
+      // caller leaves meanwhile, its chunks are dropped and nothing after it is read.
+      const next = read(batch.last, '');
       // Awaited below; a failure while this batch is written must not count as unhandled before then.
       next.catch(() => undefined);
-      yield* recordsOf(rows, header);
-      header = '';
-      rows = await next;
+      yield* batch.chunks;
+      batch = await next;
     }
-    yield* recordsOf(rows, header);
+    yield* batch.chunks;
   }
   return chunks();
 }

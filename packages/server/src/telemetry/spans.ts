@@ -1,7 +1,8 @@
 // The service's own spans, written against @opentelemetry/api alone: without an SDK (tracing off) the
 // API hands out non-recording spans and every call here is a no-op. What they add to the instrumented
-// HTTP, express, pg and Redis spans: the statements run on PGlite, which no instrumentation sees, and
-// the idempotency and If-Match steps that can wait on a lock.
+// HTTP, express, pg and Redis spans: the statements run on PGlite, which no instrumentation sees, the
+// statements whose rows are read one by one on PostgreSQL (db/each-row.ts), whose spans the pg
+// instrumentation starts but never ends, and the idempotency and If-Match steps that can wait on a lock.
 import { ProxyTracerProvider, SpanKind, SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('invoice-api');
@@ -31,13 +32,14 @@ function failed(span: Span, error: unknown): void {
 
 /**
  * A SQL statement's span, with the attributes the pg instrumentation gives PostgreSQL's: the statement
- * text with its `$1` placeholders, never the values bound to them.
+ * text with its `$1` placeholders, never the values bound to them. Named `pglite.query:<operation>`
+ * unless `spanName` names it (`pg.query:...`, as the instrumentation names the statements it sees).
  */
-export function inStatementSpan<T>(statement: string, work: () => Promise<T>): Promise<T> {
+export function inStatementSpan<T>(statement: string, work: () => Promise<T>, spanName?: (operation: string) => string): Promise<T> {
   if (trace.getSpan(context.active()) === undefined) return work();
   const operation = operationName(statement);
   return inSpan(
-    `pglite.query:${operation}`,
+    spanName?.(operation) ?? `pglite.query:${operation}`,
     { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': statement },
     work,
     SpanKind.CLIENT,

@@ -216,6 +216,25 @@ describe.each(engines)('tracing on %s', (engine: Engine) => {
     expect(line).toMatchObject({ trace_id: caller.traceId, span_id: server.spanId });
   });
 
+  it("traces an export: each batch statement read row by row is a client span of the request's, with no values", async () => {
+    const caller = callerContext();
+    const secret = `needle-${randomUUID()}`;
+    const response = await call('POST', '/api/v1/invoices/export', caller, { criteria: [{ field: 'description', operator: 'like', value: secret }] });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^id,invoice_number,/);
+
+    const spans = await receiver.trace(caller.traceId, hasServerSpan);
+    const server = serverSpanOf(spans)!;
+    expect(server.name).toBe('POST /api/v1/invoices/export');
+    expect(descendsFrom(spans, server)).toBe(true);
+    // The batch statement (it writes timestamps with to_char), ended and sent like any other.
+    const batches = spans.filter((span) => isStatement(span) && String(span.attributes['db.query.text']).includes('to_char'));
+    expect(batches).toHaveLength(1);
+    expect(batches[0]?.name).toMatch(engine === 'postgres' ? /^pg\.query:(SELECT|WITH)[ #]/ : /^pglite\.query:(SELECT|WITH)$/);
+    expect(batches[0]?.kind).toBe(3);
+    expect(JSON.stringify(spans)).not.toContain(secret);
+  });
+
   it('traces a create with an Idempotency-Key and its replay: the replay looks the key up and writes nothing', async () => {
     const body = invoiceBody('traced create');
     const key = { 'idempotency-key': randomUUID() };
