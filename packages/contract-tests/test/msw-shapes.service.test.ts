@@ -3,8 +3,9 @@
 // pipeline (the stateful mock's app over the fixture's contract, with stub handlers) and by
 // `mswHandlers(...)` over the fixture's generated tables, and the same requests (multipart uploads
 // with a file missing, of a wrong type, too large or too many; text bodies of another media type,
-// charset or length; array and deepObject query parameters) get the same answer: status, `error`,
-// `message`, `details`; and for what both take, the same status and Content-Type.
+// charset or length; array and deepObject query parameters; If-Match and If-None-Match, malformed or
+// naming the current ETag) get the same answer: status, `error`, `message`, `details`; and for what
+// both take, the same status, Content-Type and ETag.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import type { operations } from '../../contract/test/fixtures/shapes/generated/s
 // The stateful mock's entry and the served-contract types are not on @invoice-api/server's surface.
 import type { ServedHandlers } from '../../server/src/http/router.js';
 import { startStatefulMock, type RunningStatefulMock } from '../../server/src/mock/stateful-mock.js';
+import { isNotModified } from '../../server/src/preconditions/index.js';
 import { samplePdf, samplePng } from '../../../scripts/lib/sample-files.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -38,10 +40,17 @@ const mockOrigin = 'http://shapes.msw.invalid';
 const tables: MswTables<keyof typeof operationTable> = { operationTable, mswOperations, generationSchemas, requestValidators };
 const msw = setupServer(...mswHandlers<operations>(tables).createHandlers({ baseUrl: mockOrigin }));
 
+const cardTag = '"7-2"';
+
 /** Stub handlers: what the service answers once a request passed every check. */
 const handlers: ServedHandlers = {
   exportReports: async () => ({ status: 200, body: { reports: [{ id: 1, title: 'Q1' }] } }),
   downloadReport: async () => ({ status: 200, body: samplePdf() }),
+  // The fixture's example ETag is the card's current one, as the MSW handlers take their example's.
+  getReportCard: async (_request, context) =>
+    isNotModified(context.ifNoneMatch, cardTag)
+      ? { status: 304, headers: { ETag: cardTag } }
+      : { status: 200, headers: { ETag: cardTag }, body: { id: 7, title: 'Q3' } },
   removeReport: async () => ({ status: 204 }),
   streamLog: async () => ({ status: 200, body: 'started\nstopped\n' }),
   uploadDocument: async () => ({ status: 201, body: { id: 1, name: 'a', media_type: 'application/pdf', size: 1 } }),
@@ -90,6 +99,7 @@ interface Sent {
 interface Compared {
   status: number;
   contentType: string | null;
+  etag: string | null;
   error?: unknown;
   message?: unknown;
   details?: unknown;
@@ -103,7 +113,7 @@ async function answer(origin: string, sent: Sent): Promise<Compared> {
   });
   // JSON has no charset (RFC 8259): express says `; charset=utf-8`, MSW nothing. A text answer's charset is compared.
   const contentType = response.headers.get('content-type')?.replace(/^application\/json; charset=utf-8$/, 'application/json') ?? null;
-  const compared: Compared = { status: response.status, contentType };
+  const compared: Compared = { status: response.status, contentType, etag: response.headers.get('etag') };
   if (response.status >= 400) {
     const body = (await response.json()) as Record<string, unknown>;
     Object.assign(compared, { error: body.error, message: body.message, details: body.details });
@@ -140,6 +150,16 @@ const cases: Array<{ name: string; sent: Sent }> = [
   { name: 'a PDF download', sent: { path: '/reports/1' } },
   { name: 'a text answer', sent: { path: '/logs' } },
   { name: 'a 204', sent: { method: 'DELETE', path: '/reports/1' } },
+  { name: 'a read with an ETag', sent: { path: '/reports/7/card' } },
+  { name: 'a conditional read of the current version', sent: { path: '/reports/7/card', headers: { 'If-None-Match': cardTag } } },
+  { name: 'a conditional HEAD of the current version', sent: { method: 'HEAD', path: '/reports/7/card', headers: { 'If-None-Match': cardTag } } },
+  { name: 'a conditional read naming it weakly, among others', sent: { path: '/reports/7/card', headers: { 'If-None-Match': `"1-1", W/${cardTag}` } } },
+  { name: 'a conditional read of any version', sent: { path: '/reports/7/card', headers: { 'If-None-Match': '*' } } },
+  { name: 'a conditional read of another version', sent: { path: '/reports/7/card', headers: { 'If-None-Match': '"7-1"' } } },
+  { name: 'an If-None-Match that is not a list of entity tags', sent: { path: '/reports/7/card', headers: { 'If-None-Match': '7-2' } } },
+  { name: 'an If-None-Match where the operation takes none', sent: { path: '/reports/1', headers: { 'If-None-Match': 'anything' } } },
+  { name: 'an If-Match that is not a list of entity tags', sent: { method: 'DELETE', path: '/reports/1', headers: { 'If-Match': 'v1' } } },
+  { name: 'an If-Match that is one', sent: { method: 'DELETE', path: '/reports/1', headers: { 'If-Match': '"1-1"' } } },
   { name: 'a concrete path beside a templated one', sent: { path: '/reports/export' } },
   { name: 'a path id that is not one', sent: { path: '/reports/0' } },
   { name: 'no token', sent: { path: '/reports/1', headers: { Authorization: '' } } },

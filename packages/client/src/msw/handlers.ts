@@ -1,6 +1,7 @@
 // MSW request handlers generated from a spec: one per operation, answering as the service would
 // refuse (request-checks.ts) and otherwise with the spec's examples, seeded data or sample files
-// (answers.ts), or with what a test overrides (overrides.ts), each body written as the operation
+// (answers.ts), or with what a test overrides (overrides.ts), a documented 304 where If-None-Match
+// names the answer's ETag (conditional.ts), each body written as the operation
 // table says it is carried (respond.ts). `mswHandlers(tables)` builds them for any spec's generated
 // tables (a fixture's in the tests); product.ts binds them to the product's.
 import { http, type HttpHandler } from 'msw';
@@ -8,6 +9,7 @@ import type { OperationFacts } from '@invoice-api/contract';
 import type { MswTables } from './answer-table.js';
 import { documentedAnswer, preferredAnswer, type ChosenAnswer, type OperationSource } from './answers.js';
 import type { OperationKey, Override, Overrides, StatusAnswer } from './overrides.js';
+import { conditionalAnswer } from './conditional.js';
 import { checkRequest } from './request-checks.js';
 import { respond } from './respond.js';
 
@@ -80,6 +82,11 @@ function shadows(concrete: string, general: string): boolean {
   });
 }
 
+/** A GET's answer as HEAD's: the same status and headers, no body. */
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 function matchesTemplate(pathname: string, template: string): boolean {
   const actual = segmentsOf(pathname);
   const expected = segmentsOf(template);
@@ -112,9 +119,17 @@ export function mswHandlers<Ops extends object>(tables: MswTables<OperationKey<O
     const source: OperationSource = { operationId, facts, answers, schemas: tables.generationSchemas };
     const validators = tables.requestValidators[operationId];
     const shadowing = shadowingPaths(operationId);
-    const method = byMethod[facts.method];
+    // A GET answers HEAD too, as the service does (head-as-get.ts), unless the spec has its own HEAD there.
+    const answersHead = facts.method === 'GET' && !ids.some((other) => factsOf(other).method === 'HEAD' && factsOf(other).path === facts.path);
+    const method = answersHead ? http.all : byMethod[facts.method];
     const url = `${(options.baseUrl ?? '*').replace(/\/+$/, '')}${answers.path}`;
     return method(url, async ({ request }) => {
+      if (answersHead && request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const answer = await answerOf(request);
+      return answer !== undefined && request.method === 'HEAD' ? withoutBody(answer) : answer;
+    });
+
+    async function answerOf(request: Request): Promise<Response | undefined> {
       const { pathname } = new URL(request.url);
       if (shadowing.some((path) => matchesTemplate(pathname, path))) return undefined;
       const checked = await checkRequest(facts, request.clone(), validators);
@@ -125,13 +140,18 @@ export function mswHandlers<Ops extends object>(tables: MswTables<OperationKey<O
       const { override, seed } = options;
       if (override !== undefined) {
         const answer: StatusAnswer<K, Ops> | Response = typeof override === 'function' ? await override(request) : override;
-        return answer instanceof Response ? answer : respond(overridden(source, answer, request, seed));
+        return answer instanceof Response ? answer : respond(conditionalAnswer(source, request, overridden(source, answer, request, seed)));
       }
+      // A `Prefer` header asks for one answer by name: it is given as asked, conditional or not.
       return respond(
         preferredAnswer(source, request, seed) ??
-          documentedAnswer(source, facts.successStatus, { ...(seed === undefined ? {} : { seed }), accept: request.headers.get('accept') }),
+          conditionalAnswer(
+            source,
+            request,
+            documentedAnswer(source, facts.successStatus, { ...(seed === undefined ? {} : { seed }), accept: request.headers.get('accept') }),
+          ),
       );
-    });
+    }
   }
 
   function createHandlers(options: CreateHandlersOptions<Ops> = {}): HttpHandler[] {

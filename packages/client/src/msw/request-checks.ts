@@ -3,11 +3,12 @@
 // table says it is carried (request-body.ts: 415 for a media type it does not take, 413, 400 for JSON
 // or multipart that does not parse), path ids (400), a JSON body that is not an object (400), unknown
 // query parameters, then the query (read by each parameter's style: query.ts) and the body against
-// the spec (400, validators compiled at generate time), then NUL characters (400). Every refusal is
+// the spec (400, validators compiled at generate time), then NUL characters (400), then If-Match and
+// If-None-Match that are not lists of entity tags (400, conditional.ts). Every refusal is
 // worded by the contract's request checks, which the service uses too.
 //
 // What a mock cannot check, it lets through: a token's signature, expiry, issuer and audience (any
-// well-formed bearer token passes), rate limits, If-Match and Idempotency-Key against stored state.
+// well-formed bearer token passes), rate limits, and If-Match and Idempotency-Key against stored state.
 import {
   bareChallenge,
   bearerToken,
@@ -28,6 +29,7 @@ import {
   type OperationFacts,
   type ValidatorProblem,
 } from '@invoice-api/contract';
+import { preconditionRefusal } from './conditional.js';
 import { readQuery } from './query.js';
 import { invalid, refusal, type Refusal } from './refusals.js';
 import { readBody } from './request-body.js';
@@ -134,6 +136,8 @@ export async function checkRequest(
 
   const nul = checked instanceof Uint8Array ? undefined : firstNulCharacter(checked);
   if (nul !== undefined) return { refusal: invalid(nulCharacterProblem(nul)) };
+  const precondition = preconditionRefusal(facts, request.headers);
+  if (precondition !== undefined) return { refusal: precondition };
   // What the service's search handler refuses beyond the schema (a `between` whose bounds are reversed).
   const search = facts.body?.schemaName === searchRules.requestSchema ? searchBodyProblem(checked) : undefined;
   if (search !== undefined) return { refusal: invalid(search) };

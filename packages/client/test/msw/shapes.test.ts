@@ -140,6 +140,53 @@ describe('answers by kind', () => {
   });
 });
 
+describe('conditional reads', () => {
+  const card = '/reports/7/card';
+
+  it("answers the documented 304, with the ETag and no body, when If-None-Match names the example's ETag", async () => {
+    const fresh = await call(card);
+    expect(fresh.status).toBe(200);
+    const etag = fresh.headers.get('etag');
+    expect(etag).toBe('"7-2"');
+    expect(await fresh.json()).toEqual({ id: 7, title: 'Q3' });
+    for (const condition of [etag ?? '', `W/${etag}`, '*']) {
+      for (const method of ['GET', 'HEAD']) {
+        const cached = await call(card, { method, headers: { 'If-None-Match': condition } });
+        expect([condition, method, cached.status, cached.headers.get('etag'), await cached.text()]).toEqual([condition, method, 304, etag, '']);
+      }
+    }
+    expect((await call(card, { headers: { 'If-None-Match': '"7-1"' } })).status).toBe(200);
+  });
+
+  it('answers HEAD of every GET with its status and headers and no body', async () => {
+    const head = await call('/reports/1', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/pdf');
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    expect((await call('/reports/0', { method: 'HEAD' })).status).toBe(400);
+  });
+
+  it("an override's own ETag is the current one; Prefer picks an answer whatever the condition", async () => {
+    server.use(shapes.operationHandler('getReportCard', { override: { status: 200, headers: { ETag: '"7-9"' }, body: { id: 7, title: 'Q4' } } }));
+    expect((await call(card, { headers: { 'If-None-Match': '"7-2"' } })).status).toBe(200);
+    const cached = await call(card, { headers: { 'If-None-Match': '"7-9"' } });
+    expect([cached.status, cached.headers.get('etag')]).toEqual([304, '"7-9"']);
+    server.resetHandlers();
+    expect((await call(card, { headers: { 'If-None-Match': '"7-2"', Prefer: 'code=200' } })).status).toBe(200);
+  });
+
+  it('refuses If-None-Match and If-Match that are not lists of entity tags, as the service does', async () => {
+    const noneMatch = await call(card, { headers: { 'If-None-Match': '7-2' } });
+    expect(noneMatch.status).toBe(400);
+    expect(await errorOf(noneMatch)).toMatchObject({ error: 'invalid_request', details: { field: 'If-None-Match' } });
+    const ifMatch = await call('/reports/1', { method: 'DELETE', headers: { 'If-Match': 'v1' } });
+    expect(ifMatch.status).toBe(400);
+    expect(await errorOf(ifMatch)).toMatchObject({ error: 'invalid_request', details: { field: 'If-Match' } });
+    // An operation that takes no If-None-Match ignores it, as the service does (a browser sends it by itself).
+    expect((await call('/reports/1', { headers: { 'If-None-Match': 'anything' } })).status).toBe(200);
+  });
+});
+
 describe('refusals, as the service refuses', () => {
   it('a multipart upload without its required file: 400 naming the part', async () => {
     const response = await call('/documents', { method: 'POST', body: upload({ title: 'no file' }) });

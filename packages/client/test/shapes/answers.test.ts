@@ -52,6 +52,24 @@ describe('binary answers', () => {
   });
 });
 
+describe('a conditional read', () => {
+  const tag = '"7-2"';
+
+  it('sends If-None-Match as given and reads a 304 as a success with no data and the ETag', async () => {
+    const fake = answering(new Response(null, { status: 304, headers: { ETag: tag } }));
+    const api = shapesClient(shapes, { baseUrl, fetch: fake.fetch });
+    const result = await api.getReportCard(7, { headers: { 'If-None-Match': tag } });
+    expect(fake.requests[0]?.headers.get('if-none-match')).toBe(tag);
+    expect(result).toMatchObject({ ok: true, status: 304, data: undefined, etag: tag });
+  });
+
+  it('reads a 200 as the JSON body with its ETag', async () => {
+    const fake = answering(new Response(JSON.stringify({ id: 7, title: 'Q3' }), { headers: { 'Content-Type': 'application/json', ETag: tag } }));
+    const result = await shapesClient(shapes, { baseUrl, fetch: fake.fetch }).getReportCard(7);
+    expect(result).toMatchObject({ ok: true, status: 200, data: { id: 7, title: 'Q3' }, etag: tag });
+  });
+});
+
 describe('text answers', () => {
   it('reads a text/plain answer into a string', async () => {
     const api = shapesClient(shapes, {

@@ -19,6 +19,13 @@ export async function answers(flag: boolean) {
   if (report.ok) expectTypeOf(report.data).toEqualTypeOf<Blob>();
   else expectTypeOf(report.error).toEqualTypeOf<Schemas['Error']>();
 
+  // A success with a 304 beside its 200: no data on the 304, the body on the 200; the ETag both declare.
+  const card = await api.getReportCard(7, { headers: { 'If-None-Match': '"7-2"' } });
+  if (card.ok) {
+    expectTypeOf(card.data).toEqualTypeOf<Schemas['Report'] | undefined>();
+    expectTypeOf(card.etag).toEqualTypeOf<string>();
+  }
+
   const log = await api.streamLog();
   if (log.ok) expectTypeOf(log.data).toEqualTypeOf<string>();
 

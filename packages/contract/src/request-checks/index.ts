@@ -38,6 +38,7 @@ export {
   type MediaRefusal,
 } from './media-refusals.js';
 export { fileSignatureOf, matchesSignature, signatureLength } from './file-signatures.js';
+export { entityTagListProblem, ifMatchHeader, ifNoneMatchHeader, noneMatchNames, opaqueTag, parseEntityTagList, type EntityTagList } from './entity-tags.js';
 export { checkCriterion, isSearchableField, type CriterionProblem, type ParsedCriterion } from './criteria.js';
 export { firstSearchProblem, locateProblems, searchBodyProblem, searchRequestProblem, type LocatedProblem, type SearchProblem } from './search-problems.js';
 export { valueTypes, type SearchValue, type ValueType } from './value-types.js';

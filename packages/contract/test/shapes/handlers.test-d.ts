@@ -194,10 +194,27 @@ export const thingsStream: ShapeResponse<'listThings'> = { status: 200, body: li
 // @ts-expect-error nor bytes.
 export const thingsBytes: ShapeResponse<'listThings'> = { status: 200, body: pdf };
 
+// ---------------------------------------------------------------------------------------------------
+// A conditional read: its 200 and its 304 each carry the ETag the spec declares; the 304 has no body.
+
+export const reportCard: ShapeHandler<'getReportCard'> = async (request) => {
+  expectTypeOf(request.params.report_id).toEqualTypeOf<number>();
+  expectTypeOf(request.body).toEqualTypeOf<undefined>();
+  if (request.params.report_id === 1) return { status: 304, headers: { ETag: '"1-1"' } };
+  return { status: 200, headers: { ETag: '"7-2"' }, body: { id: 7, title: 'Q3' } };
+};
+// @ts-expect-error the 304 declares ETag: the handler sets it.
+export const cardNoTag: ShapeResponse<'getReportCard'> = { status: 304 };
+// @ts-expect-error a 304 has no body.
+export const cardWithBody: ShapeResponse<'getReportCard'> = { status: 304, headers: { ETag: '"7-2"' }, body: { id: 7, title: 'Q3' } };
+// @ts-expect-error the 200 goes with its ETag too.
+export const cardUntagged: ShapeResponse<'getReportCard'> = { status: 200, body: { id: 7, title: 'Q3' } };
+
 // The map of the fixture's handlers must name every operation, each with its own shapes.
 export const shapeHandlers: ContractHandlerMap<Shapes, Ctx> = {
   exportReports: exportCsv,
   downloadReport: pdfFromDisk,
+  getReportCard: reportCard,
   removeReport: removed,
   streamLog: logLines,
   uploadDocument: upload,

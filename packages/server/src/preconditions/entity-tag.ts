@@ -1,43 +1,28 @@
 // ETag, If-Match and If-None-Match (RFC 9110, 8.8.3, 13.1.1 and 13.1.2) for invoices and deliveries. The tag is strong and
 // made of the resource's id and its version counter (migration 0005), which grows with every change
 // of a stored value: two changes within one millisecond still give two tags.
+import { entityTagListProblem, ifMatchHeader, ifNoneMatchHeader, opaqueTag, parseEntityTagList, type EntityTagList } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 
 /** A parsed If-Match: `*` (any current representation), or the strong tags it lists (weak ones never match). */
 export type IfMatch = { any: true } | { any: false; strongTags: readonly string[] };
 
-export const ifMatchHeader = 'If-Match';
+export { ifMatchHeader, ifNoneMatchHeader };
 
 export function entityTag(id: number, version: number): string {
   return `"${id}-${version}"`;
 }
 
-// entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text.
-const entityTagPattern = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
-
 /** A parsed If-None-Match: `*` (any current representation), or the entity tags it lists, weak or not. */
 export type IfNoneMatch = { any: true } | { any: false; opaqueTags: readonly string[] };
 
-export const ifNoneMatchHeader = 'If-None-Match';
-
-/**
- * `*`, or the list's entity tags as written; undefined without the header; 400 naming the header when
- * it is neither. A list separates elements by commas with optional whitespace, and may hold empty ones
- * (RFC 9110, 5.6.1).
- */
-function parseTagList(header: string | undefined, name: string): { any: true } | { any: false; tags: readonly string[] } | undefined {
+/** `*` or the list's entity tags; undefined without the header; 400 naming the header when it is neither (the contract's words). */
+function parseTagList(header: string | undefined, name: string): EntityTagList | undefined {
   if (header === undefined) return undefined;
-  const value = header.trim();
-  if (value === '*') return { any: true };
-  const elements = value
-    .split(',')
-    .map((element) => element.trim())
-    .filter((element) => element !== '');
-  if (elements.length === 0 || !elements.every((element) => entityTagPattern.test(element))) {
-    const issue = 'must be * or a comma-separated list of entity tags ("…" or W/"…")';
-    throw ApiError.invalid(name, issue, `Invalid header '${name}': ${issue}.`);
-  }
-  return { any: false, tags: elements };
+  const list = parseEntityTagList(header);
+  if (list !== undefined) return list;
+  const { message, details } = entityTagListProblem(name);
+  throw ApiError.invalid(details.field, details.issue, message);
 }
 
 /** The header's condition; undefined without the header; 400 when it is neither `*` nor a list of entity tags. */
@@ -53,7 +38,7 @@ export function parseIfNoneMatch(header: string | undefined): IfNoneMatch | unde
   const list = parseTagList(header, ifNoneMatchHeader);
   if (list === undefined || list.any) return list;
   // If-None-Match compares weakly (RFC 9110, 13.1.2): `W/"1-2"` names the same version as `"1-2"`.
-  return { any: false, opaqueTags: list.tags.map((tag) => tag.replace(/^W\//, '')) };
+  return { any: false, opaqueTags: list.tags.map(opaqueTag) };
 }
 
 /** Whether a read may answer 304: the condition lists the resource's current tag, or is `*`. */

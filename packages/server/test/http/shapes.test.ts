@@ -10,12 +10,15 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServedContract } from '../../src/http/served-contract.js';
+import { isNotModified } from '../../src/preconditions/index.js';
 import { shapesContract, startShapesService, type ShapeHandlers } from './support/shapes.js';
 import { capturingLogger, token, type TestService } from './support/service.js';
 
 /** A PDF's first bytes and some that are not text (NUL, 0xff): what a download must carry unchanged. */
 const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0x00, 0xff, 0x10, 0x80]), Buffer.from('\n%%EOF\n')]);
 const csv = 'id,title\r\n1,Q1\r\n';
+/** The report card's current ETag. */
+const cardTag = '"7-2"';
 
 /** A producer of text that never ends by itself, counting what it was asked for and whether it was destroyed. */
 class EndlessLog {
@@ -72,6 +75,11 @@ describe('the pipeline over every shape (fixture spec of shapes)', () => {
     downloadReport: async () => {
       called.push('downloadReport');
       return { status: 200, body: Buffer.from(pdf) };
+    },
+    getReportCard: async (_request, context) => {
+      called.push('getReportCard');
+      if (isNotModified(context.ifNoneMatch, cardTag)) return { status: 304, headers: { ETag: cardTag } };
+      return { status: 200, headers: { ETag: cardTag }, body: { id: 7, title: 'Q3' } };
     },
     removeReport: async () => ({ status: 204 }),
     streamLog: async () => {
@@ -412,6 +420,41 @@ describe('the pipeline over every shape (fixture spec of shapes)', () => {
       const produced = endless.produced;
       await sleep(100);
       expect(endless.produced).toBe(produced);
+    });
+  });
+
+  describe('conditional reads', () => {
+    it('answers 304 with the ETag and no body when If-None-Match names the current ETag, weakly or among others, or is *', async () => {
+      for (const condition of [cardTag, `W/${cardTag}`, `"1-1", ${cardTag}`, '*']) {
+        for (const method of ['GET', 'HEAD']) {
+          const response = await call('/reports/7/card', { method, headers: { 'if-none-match': condition } });
+          expect([condition, method, response.status]).toEqual([condition, method, 304]);
+          expect(response.headers.get('etag')).toBe(cardTag);
+          expect(response.headers.get('content-type')).toBeNull();
+          expect(await response.text()).toBe('');
+        }
+      }
+    });
+
+    it('answers 200 with the body and its ETag without If-None-Match, or when it names another version', async () => {
+      for (const headers of [{}, { 'if-none-match': '"7-1"' }] as Record<string, string>[]) {
+        const response = await call('/reports/7/card', { headers });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('etag')).toBe(cardTag);
+        expect(await response.json()).toEqual({ id: 7, title: 'Q3' });
+      }
+    });
+
+    it('refuses an If-None-Match that is not * or a list of entity tags with 400 naming it, before the handler runs', async () => {
+      expect(await errorOf(await call('/reports/7/card', { headers: { 'if-none-match': '7-2' } }))).toEqual({
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          message: 'Invalid header \'If-None-Match\': must be * or a comma-separated list of entity tags ("…" or W/"…").',
+          details: { field: 'If-None-Match', issue: 'must be * or a comma-separated list of entity tags ("…" or W/"…")' },
+        },
+      });
+      expect(called).toEqual([]);
     });
   });
 
