@@ -6,6 +6,7 @@
 // of the parameter list. The values stay bound parameters, as in every other statement. Fixed
 // statements are built on compile-only.ts's builder when their module loads (templateOf).
 import { createQueryId, type CompiledQuery, type Compilable } from 'kysely';
+import { customPlanMarker } from './prepared-statements.js';
 
 /** Stands for the value at `position` of the list a template is later bound with. */
 class Placeholder {
@@ -40,14 +41,20 @@ export interface StatementTemplate<Row> {
   readonly valueCount: number;
 }
 
+export interface StatementTemplateOptions {
+  /** The statement's best plan depends on its values: PostgreSQL plans it for them every time (prepared-statements.ts). */
+  customPlan?: boolean;
+}
+
 /**
  * Compiles `query`, built with placeholders for `valueCount` values (placeholders() or
  * withPlaceholders()). Every parameter of the compiled statement must be a placeholder: a value bound
  * while building (a request's account id, say) would be kept in the template and sent with every
  * later request of that shape.
  */
-export function statementTemplate<Row>(query: Compilable<Row>, valueCount: number): StatementTemplate<Row> {
+export function statementTemplate<Row>(query: Compilable<Row>, valueCount: number, options: StatementTemplateOptions = {}): StatementTemplate<Row> {
   const compiled = query.compile();
+  const text = options.customPlan === true ? `${compiled.sql}${customPlanMarker}` : compiled.sql;
   const positions = compiled.parameters.map((parameter, index) => {
     if (!(parameter instanceof Placeholder)) throw new Error(`A statement template's parameter ${index + 1} is a value, not a placeholder.`);
     if (parameter.position >= valueCount) throw new Error(`A statement template names a value beyond the ${valueCount} it is bound with.`);
@@ -58,7 +65,7 @@ export function statementTemplate<Row>(query: Compilable<Row>, valueCount: numbe
     bind(values) {
       if (values.length !== valueCount) throw new Error(`A statement template takes ${valueCount} values, not ${values.length}.`);
       const parameters = positions.map((position) => values[position]);
-      return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
+      return { sql: text, query: compiled.query, parameters, queryId: createQueryId() };
     },
   };
 }

@@ -409,17 +409,31 @@ function shapeKey(shape: SearchShape, values: SearchValues): string {
   return `${shape.orderBy} ${shape.direction} ${values.cursor === undefined ? 'first' : 'cursor'} ${values.criteria.map((criterion) => `${criterion.field} ${criterion.operator}`).join(',')}`;
 }
 
+/**
+ * Operators whose matches PostgreSQL estimates from the value itself (a pattern's trigrams, a range's
+ * share of the histogram): a plan made without the value may be far from the one made with it.
+ */
+const valueSensitiveOperators: ReadonlySet<string> = new Set(['like', 'between', '<', '<=', '>', '>=']);
+
+/** Whether the criteria's statements are planned for their values every time (prepared-statements.ts's customPlanMarker). */
+function plannedPerValue(criteria: SearchValues['criteria']): boolean {
+  return criteria.some((criterion) => valueSensitiveOperators.has(criterion.operator));
+}
+
 function templatesFor(shape: SearchShape, values: SearchValues): SearchTemplates {
   return templateCache.get(shapeKey(shape, values), () => {
     const built = buildSearchStatements(compileOnly, shape, withPlaceholders(mapSearchValues, values));
     const valueCount = valuesOf(mapSearchValues, values).length;
+    const byCriteria = { customPlan: plannedPerValue(values.criteria) };
+    // The deferred join serves deep offsets only, whose best plan depends on how deep.
+    const deep = { customPlan: true };
     return {
-      directPage: statementTemplate(built.directPage, valueCount),
-      page: statementTemplate(built.page, valueCount),
-      directPageAndTotal: statementTemplate(built.directPageAndTotal, valueCount),
-      pageAndTotal: statementTemplate(built.pageAndTotal, valueCount),
-      fewMatchesPage: statementTemplate(built.fewMatchesPage, valueCount),
-      total: statementTemplate(built.total, valueCount),
+      directPage: statementTemplate(built.directPage, valueCount, byCriteria),
+      page: statementTemplate(built.page, valueCount, deep),
+      directPageAndTotal: statementTemplate(built.directPageAndTotal, valueCount, byCriteria),
+      pageAndTotal: statementTemplate(built.pageAndTotal, valueCount, deep),
+      fewMatchesPage: statementTemplate(built.fewMatchesPage, valueCount, byCriteria),
+      total: statementTemplate(built.total, valueCount, byCriteria),
     };
   });
 }
@@ -581,7 +595,9 @@ export function keysetBatchReader<Row>(select: (matching: MatchingInvoices) => S
     };
     const shape: SearchShape = { orderBy: search.orderBy, direction: search.direction };
     const template = templates.get(shapeKey(shape, values), () =>
-      statementTemplate(build(shape, withPlaceholders(mapSearchValues, values)), valuesOf(mapSearchValues, values).length),
+      statementTemplate(build(shape, withPlaceholders(mapSearchValues, values)), valuesOf(mapSearchValues, values).length, {
+        customPlan: plannedPerValue(values.criteria),
+      }),
     );
     return template.bind(valuesOf(mapSearchValues, values));
   };

@@ -5,6 +5,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { StatementNames } from '../../src/db/prepared-statements.js';
 import { findInvoice } from '../../src/db/invoices.js';
 import { seedIfEmpty } from '../../src/db/seed.js';
+import { parseSearchRequest, searchInvoices } from '../../src/search/index.js';
 import { createPostgresDatabase, databaseHookTimeoutMs, type ScratchPostgres } from '../support/databases.js';
 
 describe('statement names', () => {
@@ -69,6 +70,25 @@ describe('named statements on PostgreSQL', () => {
     expect(prepared.filter((statement) => /from "invoices"/.test(statement))).toHaveLength(1);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[0]).toMatchObject({ id: 1 });
+  });
+
+  it('leaves unnamed the searches whose best plan depends on their values, and names the others', async () => {
+    // One connection: every statement below runs on it, so pg_prepared_statements sees them all.
+    const database = await openDatabase({ url: scratch.url, poolSize: 1 });
+    opened.push(database);
+    const search = (body: unknown) => searchInvoices(database, 1, parseSearchRequest(body));
+    // More than five runs each: PostgreSQL considers a generic plan for a named statement from the sixth.
+    for (let run = 0; run < 7; run += 1) {
+      await search({ criteria: [{ field: 'description', operator: 'like', value: 'consult' }] });
+      await search({ criteria: [{ field: 'amount', operator: 'between', value: [100, 200] }] });
+      await search({ offset: 400 + run });
+      await search({ criteria: [{ field: 'status', operator: '=', value: 'paid' }] });
+    }
+    const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(database.db);
+    const prepared = rows.map((row) => row.statement);
+    // Only the equality search near the start of its result is named: its plan is the same for every status.
+    expect(prepared.length).toBeGreaterThan(0);
+    expect(prepared.filter((statement) => !/"status" = \$\d+/.test(statement))).toEqual([]);
   });
 
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=off (for a pooler in transaction mode)', async () => {
