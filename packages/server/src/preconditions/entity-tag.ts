@@ -1,7 +1,7 @@
 // ETag, If-Match and If-None-Match (RFC 9110, 8.8.3, 13.1.1 and 13.1.2) for invoices and deliveries. The tag is strong and
 // made of the resource's id and its version counter (migration 0005), which grows with every change
 // of a stored value: two changes within one millisecond still give two tags.
-import { entityTagListProblem, ifMatchHeader, ifNoneMatchHeader, opaqueTag, parseEntityTagList, type EntityTagList } from '@invoice-api/contract';
+import { entityTagListProblem, ifMatchHeader, ifNoneMatchHeader, noneMatchNames, parseEntityTagList, type EntityTagList } from '@invoice-api/contract';
 import { ApiError } from '../errors.js';
 
 /** A parsed If-Match: `*` (any current representation), or the strong tags it lists (weak ones never match). */
@@ -14,7 +14,7 @@ export function entityTag(id: number, version: number): string {
 }
 
 /** A parsed If-None-Match: `*` (any current representation), or the entity tags it lists, weak or not. */
-export type IfNoneMatch = { any: true } | { any: false; opaqueTags: readonly string[] };
+export type IfNoneMatch = EntityTagList;
 
 /** `*` or the list's entity tags; undefined without the header; 400 naming the header when it is neither (the contract's words). */
 function parseTagList(header: string | undefined, name: string): EntityTagList | undefined {
@@ -35,15 +35,12 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined {
 
 /** The header's condition; undefined without the header; 400 when it is neither `*` nor a list of entity tags. */
 export function parseIfNoneMatch(header: string | undefined): IfNoneMatch | undefined {
-  const list = parseTagList(header, ifNoneMatchHeader);
-  if (list === undefined || list.any) return list;
-  // If-None-Match compares weakly (RFC 9110, 13.1.2): `W/"1-2"` names the same version as `"1-2"`.
-  return { any: false, opaqueTags: list.tags.map(opaqueTag) };
+  return parseTagList(header, ifNoneMatchHeader);
 }
 
-/** Whether a read may answer 304: the condition lists the resource's current tag, or is `*`. */
+/** Whether a read may answer 304: the condition names the resource's current tag (weakly, as the MSW handlers compare), or is `*`. */
 export function isNotModified(condition: IfNoneMatch | undefined, currentTag: string): boolean {
-  return condition !== undefined && (condition.any || condition.opaqueTags.includes(currentTag));
+  return condition !== undefined && noneMatchNames(condition, currentTag);
 }
 
 /**
