@@ -3,6 +3,7 @@
 // process (like the service) so it gets a core of its own; prints the same "listening" line.
 // BARE_FRAMEWORK=express mounts the same two handlers as the only routes of an express 5 app with no
 // middleware: the architecture mandates express, so what it costs alone is the floor under the service.
+// BARE_DUTIES (express only) puts a rung of the service's own duties in front of them (bare-duties.ts).
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -10,6 +11,7 @@ import type { InvoiceSearchRequest } from '@invoice-api/contract';
 import { benchAccountId } from './scenarios.js';
 import { serviceGetInvoiceStatement, serviceSearchStatements } from './service-sql.js';
 import { typeParsers } from './server-query-modules.js';
+import type { AnswerCheck } from './bare-duties.js';
 
 const url = process.env['DATABASE_URL'];
 if (url === undefined) throw new Error('DATABASE_URL is required');
@@ -30,7 +32,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
+/** With the `answers checked` rung of BARE_DUTIES: the service's check of every answer against the spec. */
+let checkAnswer: AnswerCheck | undefined;
+
+function send(response: ServerResponse, status: number, body: unknown, operationId?: 'searchInvoices' | 'getInvoice'): void {
+  if (operationId !== undefined) checkAnswer?.(operationId, status, body);
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   response.end(text);
@@ -61,10 +67,19 @@ const searchStatementsFor = capturedOnce((text: string) =>
 );
 const getInvoiceStatementFor = capturedOnce((invoiceId: number) => serviceGetInvoiceStatement(benchAccountId, invoiceId));
 
-async function search(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const text = await readBody(request);
-  // Parsed as every request's body is, whether or not its statements were captured before.
-  JSON.parse(text === '' ? '{}' : text);
+/** A request whose body a duty (express.json()) may have read and parsed already. */
+type MaybeParsed = IncomingMessage & { body?: unknown };
+
+async function search(request: MaybeParsed, response: ServerResponse): Promise<void> {
+  let text: string;
+  if (request.body === undefined) {
+    text = await readBody(request);
+    // Parsed as every request's body is, whether or not its statements were captured before.
+    JSON.parse(text === '' ? '{}' : text);
+  } else {
+    // Parsed by a duty in front: its text only names the captured statements.
+    text = JSON.stringify(request.body);
+  }
   const statements = await searchStatementsFor(text);
   // As the service runs them: the page with its total in one statement (the total alone when the page
   // has no row), or page and count at once on two pool connections.
@@ -84,10 +99,15 @@ async function search(request: IncomingMessage, response: ServerResponse): Promi
     rows = page.rows;
     total = count.rows[0]?.total ?? 0;
   }
-  send(response, 200, {
-    data: rows.map(({ total: _total, version: _version, ...row }) => ({ ...row, amount: Number(row['amount']) })),
-    pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + rows.length < total },
-  });
+  send(
+    response,
+    200,
+    {
+      data: rows.map(({ total: _total, version: _version, ...row }) => ({ ...row, amount: Number(row['amount']) })),
+      pagination: { total, limit: statements.limit, offset: statements.offset, has_more: statements.offset + rows.length < total },
+    },
+    'searchInvoices',
+  );
 }
 
 async function getInvoice(invoiceId: number, response: ServerResponse): Promise<void> {
@@ -95,11 +115,11 @@ async function getInvoice(invoiceId: number, response: ServerResponse): Promise<
   const result = await pool.query<Record<string, unknown>>(statement.text, statement.values);
   const row = result.rows[0];
   if (row === undefined) {
-    send(response, 404, { error: 'not_found', message: `Invoice ${invoiceId} does not exist.` });
+    send(response, 404, { error: 'not_found', message: `Invoice ${invoiceId} does not exist.` }, 'getInvoice');
     return;
   }
   const { version: _version, ...invoice } = row;
-  send(response, 200, { invoice: { ...invoice, amount: Number(row['amount']) } });
+  send(response, 200, { invoice: { ...invoice, amount: Number(row['amount']) } }, 'getInvoice');
 }
 
 const invoicePath = /^\/api\/v1\/invoices\/(\d+)$/;
@@ -131,6 +151,13 @@ async function expressListener(): Promise<RequestListener> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const rung = process.env['BARE_DUTIES'];
+  if (rung !== undefined && rung !== '') {
+    const { dutiesOf, answerCheckOf, isDutyRung, dutyRungs } = await import('./bare-duties.js');
+    if (!isDutyRung(rung)) throw new Error(`BARE_DUTIES is one of ${dutyRungs.join(', ')}, not ${rung}`);
+    app.use(await dutiesOf(rung, pool));
+    checkAnswer = answerCheckOf(rung);
+  }
   // The handlers answer their own failures, as on node:http: express's error page is never reached.
   app.post('/api/v1/invoices/search', (request, response) => {
     search(request, response).catch(failed(response));
@@ -145,6 +172,7 @@ async function expressListener(): Promise<RequestListener> {
 
 const framework = process.env['BARE_FRAMEWORK'] ?? 'node:http';
 if (framework !== 'node:http' && framework !== 'express') throw new Error(`BARE_FRAMEWORK is node:http (the default) or express, not ${framework}`);
+if (framework !== 'express' && (process.env['BARE_DUTIES'] ?? '') !== '') throw new Error('BARE_DUTIES needs BARE_FRAMEWORK=express');
 const server = createServer(framework === 'express' ? await expressListener() : nodeListener);
 
 server.listen(0, '127.0.0.1', () => {

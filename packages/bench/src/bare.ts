@@ -1,6 +1,7 @@
 // The bare handler (bare-server.ts) started as its own process, on node:http or mounted on express.
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
+import type { DutyRung } from './bare-duties.js';
 import type { ServerShare } from './server-share.js';
 
 const bareEntry = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
@@ -13,6 +14,10 @@ export interface BareOptions {
   /** Connections of its pg pool: the load generator's, so that neither queues for the other. */
   poolSize: number;
   framework?: BareFramework;
+  /** express only: a rung of the service's duties in front of the handler (bare-duties.ts). */
+  duties?: DutyRung;
+  /** With `duties`: the service's settings the duties read (its development key, its raised rate limits). */
+  env?: Record<string, string>;
   /** Node options, e.g. `--cpu-prof` (profile-run.ts). */
   nodeArgs?: readonly string[];
   /** The smoke run's shared processes (server-share.ts). */
@@ -24,6 +29,12 @@ export function startBare(options: BareOptions): Promise<RunningServer> {
     entry: bareEntry,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     ...(options.share === undefined ? {} : { share: options.share }),
-    env: { DATABASE_URL: options.databaseUrl, POOL_SIZE: String(options.poolSize), BARE_FRAMEWORK: options.framework ?? 'node:http' },
+    env: {
+      ...options.env,
+      DATABASE_URL: options.databaseUrl,
+      POOL_SIZE: String(options.poolSize),
+      BARE_FRAMEWORK: options.framework ?? 'node:http',
+      ...(options.duties === undefined ? {} : { BARE_DUTIES: options.duties }),
+    },
   });
 }

@@ -7,9 +7,11 @@
 // sets each round's length, `--rounds N` the rounds per side and `--warm-up N` each side's warm-up requests;
 // `--searches 'NAME,...'` picks the searches and `--baseline-database NAME` gives the baseline its own
 // copy of the data set (compare-run.ts). `--export` runs the CSV export's sections alone (export-run.ts;
-// the quick data set unless --full).
+// the quick data set unless --full). `--duties` measures the service's duties rung by rung on express
+// alone (duties-run.ts; the quick data set unless --full; `--rounds N`, default 3; `--seconds N`, default 5).
 import { writeFile } from 'node:fs/promises';
 import { runCompare } from './compare-run.js';
+import { runDuties } from './duties-run.js';
 import { runExportOnly } from './export-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
 import { profiles, type ProfileName } from './profiles.js';
@@ -37,6 +39,8 @@ interface CliOptions {
   warmUpRequests: number | undefined;
   /** Run the export's sections alone. */
   exportOnly: boolean;
+  /** Measure the service's duties rung by rung on express alone. */
+  duties: boolean;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -54,6 +58,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     searches: undefined,
     warmUpRequests: undefined,
     exportOnly: false,
+    duties: false,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -64,6 +69,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--full') options.profile = 'full';
     else if (argument === '--drop') options.dropDatabaseAfter = true;
     else if (argument === '--export') options.exportOnly = true;
+    else if (argument === '--duties') options.duties = true;
     else if (argument === '--output') options.output = argv[++index];
     else if (argument === '--database') options.databaseName = argv[++index];
     else if (argument === '--seconds') {
@@ -83,7 +89,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
       throw new Error(
-        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME], --export`,
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME], --export, --duties [--rounds N] [--seconds N]`,
       );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
@@ -98,7 +104,9 @@ function parseArguments(argv: readonly string[]): CliOptions {
     ['--baseline-database', options.baselineDatabase],
     ['--rounds', options.rounds],
   ] as const;
-  for (const [name, value] of compareOnly) if (value !== undefined && options.compare === undefined) throw new Error(`${name} applies to --compare DIR only`);
+  for (const [name, value] of compareOnly)
+    if (value !== undefined && options.compare === undefined && !(name === '--rounds' && options.duties))
+      throw new Error(`${name} applies to --compare DIR only`);
   return options;
 }
 
@@ -130,6 +138,16 @@ if (options.compare !== undefined) {
     baselineDirectory: options.compare,
     ...(options.baselineDatabase === undefined ? {} : { baselineDatabaseName: options.baselineDatabase }),
     ...(options.searches === undefined ? {} : { searches: options.searches }),
+    log,
+  });
+} else if (options.duties) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runDuties({
+    profile,
+    postgresServerUrl,
+    databaseName: options.databaseName ?? `bench_${profile.name}`,
+    rounds: options.rounds ?? 3,
+    measure: options.secondsGiven ? { seconds: options.seconds } : { seconds: 5 },
     log,
   });
 } else if (options.exportOnly) {

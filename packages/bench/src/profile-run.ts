@@ -31,7 +31,7 @@ import type { Profile } from './profiles.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
 import { scenarioOnce } from './search-bench.js';
 import { mintDevToken, openDatabase } from './server-modules.js';
-import { startService } from './service.js';
+import { raisedRateLimits, startService } from './service.js';
 import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
 
 export interface ProfileRunOptions {
@@ -66,6 +66,7 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
   try {
     const devKeyFile = join(keyDirectory, 'dev-key.json');
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
+    const dutySettings = { DEV_KEY_FILE: devKeyFile, REDIS_URL: '', ...raisedRateLimits };
     const scenarios = [...searchScenarios(profile), getInvoiceScenario(await benchInvoiceId(url))];
     const load = await loadFor(options.scenario, scenarios, url, token, profile.connections);
     const profiled = (name: string, start: (nodeArgs: readonly string[]) => Promise<RunningServer>) =>
@@ -95,6 +96,23 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
         renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, floor.summary, floor.figures.requests), 'express alone'),
         '',
         renderProfileSummary(floor.summary, floor.figures.requests),
+      );
+      // The service's duties alone in front of the same handler (bare-duties.ts' top rung): what the
+      // service spends beyond it is its per-operation work, and this says in which package.
+      const duties = await profiled('every duty on express alone', (nodeArgs) =>
+        startBare({ databaseUrl: url, poolSize: profile.connections, framework: 'express', duties: 'answers checked', env: dutySettings, nodeArgs }),
+      );
+      lines.push(
+        '',
+        "## Beside the service's duties on express alone (bare-duties.ts' top rung: the same handler behind the service's own modules for every duty), under the same load",
+        '',
+        figuresLine(duties.figures),
+        '',
+        "Main-thread self time per request by package, largest difference first: where the service's per-operation work goes. Profiled one after the other, not interleaved.",
+        '',
+        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, duties.summary, duties.figures.requests), 'the duties'),
+        '',
+        renderProfileSummary(duties.summary, duties.figures.requests),
       );
       const peer = await profiled('hand-wired peer', (nodeArgs) => startPeer({ databaseUrl: url, devKeyFile, nodeArgs }));
       lines.push(

@@ -1,0 +1,149 @@
+// `pnpm bench -- --duties`: what each of the service's duties costs on top of express alone, and what
+// is left for the service's own per-operation work. Sides, in interleaved rounds on fresh processes
+// warmed alike: express alone (bare-server.ts's handler as the only routes of an express 5 app), the
+// same with each rung of bare-duties.ts in front (every rung holds the one before), and the service.
+// The CPU target is the service within 1.5x of express alone: a rung already above it says that no
+// work inside the service reaches the target while it keeps those duties done the way it does them.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { interleavedRounds, ratioSpread, type AbSide, type AbSideResult } from './ab.js';
+import { startBare } from './bare.js';
+import { dutyRungs, type DutyRung } from './bare-duties.js';
+import { benchInvoiceId } from './bench-invoice.js';
+import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
+import { prepareDataset } from './dataset/prepare.js';
+import { maxExpressRatio, spreadText } from './express-floor.js';
+import type { Measure } from './figures.js';
+import { describeMeasure, type Profile } from './profiles.js';
+import { abSidesTable } from './report.js';
+import { benchAccountId, getInvoiceScenario, searchScenarios, type SearchScenario } from './scenarios.js';
+import { scenarioOnce } from './search-bench.js';
+import { mintDevToken, openDatabase } from './server-modules.js';
+import { raisedRateLimits, startService } from './service.js';
+import { markdownTable, type Cell } from './table.js';
+
+export interface DutiesRunOptions {
+  profile: Profile;
+  postgresServerUrl: string;
+  databaseName: string;
+  rounds: number;
+  measure: Measure;
+  log: (line: string) => void;
+}
+
+/** How the report names each rung's side: what it adds to the rung below. */
+export const rungNames: Readonly<Record<DutyRung, string>> = {
+  validator: '+ express.json() and express-openapi-validator (as the service configures it)',
+  'every request': '+ request id, log line, security headers',
+  guarded: '+ metrics, operation resolution, token (cached), rate limit, scope',
+  'answers checked': "+ every answer checked against the spec (the service's compiled check)",
+};
+
+const expressName = 'express alone (same handler)';
+const serviceName = 'the service';
+const times = (value: number): string => `${value.toFixed(2)}x`;
+const milliseconds = (value: number): string => value.toFixed(3);
+
+/** The scenarios of the CPU target: getInvoice and the search of one client's invoices. */
+async function scenariosOf(profile: Profile, url: string): Promise<SearchScenario[]> {
+  const search = searchScenarios(profile).find((scenario) => scenario.name === 'client_id =');
+  if (search === undefined) throw new Error("No search scenario named 'client_id ='");
+  return [getInvoiceScenario(await benchInvoiceId(url)), search];
+}
+
+/** Each side against express alone, and what it adds to the side before it. */
+function ladderTable(results: readonly AbSideResult[]): string {
+  const floor = results[0]!;
+  const rows: Cell[][] = results.map((side, index) => {
+    const before = index === 0 ? undefined : results[index - 1]!;
+    const added = before === undefined ? undefined : side.cpuMsPerRequest.median - before.cpuMsPerRequest.median;
+    return [
+      side.name,
+      spreadText(side.cpuMsPerRequest, milliseconds),
+      index === 0 ? '1.00x' : spreadText(ratioSpread(side.cpuMsPerRequest, floor.cpuMsPerRequest), times),
+      added === undefined ? '' : `${added >= 0 ? '+' : ''}${milliseconds(added)}`,
+      added === undefined ? '' : `${Math.round((added / floor.cpuMsPerRequest.median) * 100)}%`,
+    ];
+  });
+  return markdownTable(
+    ['side', 'CPU ms/req median (range)', 'vs express alone, median (range)', 'added to the side above, ms/req (medians)', 'of express alone'],
+    rows,
+  );
+}
+
+function reading(scenario: string, results: readonly AbSideResult[]): string {
+  const floor = results[0]!;
+  const top = results[results.length - 2]!;
+  const service = results[results.length - 1]!;
+  const dutiesRatio = ratioSpread(top.cpuMsPerRequest, floor.cpuMsPerRequest);
+  const serviceRatio = ratioSpread(service.cpuMsPerRequest, floor.cpuMsPerRequest);
+  const ownMs = service.cpuMsPerRequest.median - top.cpuMsPerRequest.median;
+  const budgetMs = (maxExpressRatio - 1) * floor.cpuMsPerRequest.median;
+  const dutiesMs = top.cpuMsPerRequest.median - floor.cpuMsPerRequest.median;
+  const verdict =
+    dutiesRatio.min > maxExpressRatio
+      ? `above the ${times(maxExpressRatio)} target over its whole range before any of the service's per-operation work`
+      : dutiesRatio.max > maxExpressRatio
+        ? `at the ${times(maxExpressRatio)} target within the rounds' noise before any of the service's per-operation work`
+        : `under the ${times(maxExpressRatio)} target: what the service spends beyond it is its own per-operation work`;
+  return (
+    `Reading, ${scenario}: the duties every request of the service carries cost ${milliseconds(dutiesMs)} ms per request over express alone ` +
+    `(${spreadText(dutiesRatio, times)} express alone's CPU), ${verdict}; the target's whole budget is ${milliseconds(budgetMs)} ms. ` +
+    `The service spends ${spreadText(serviceRatio, times)}; its per-operation work (body by media type, path ids, deprecation, Idempotency-Key, ` +
+    `preconditions, the search's parse and statements, the cursor, the query builder, the rows' mapping) is the remaining ${milliseconds(ownMs)} ms (medians).`
+  );
+}
+
+export async function runDuties(options: DutiesRunOptions): Promise<string> {
+  const { profile, log } = options;
+  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
+  await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
+  const database = await openDatabase({ url });
+  try {
+    await prepareDataset(database, profile.postgres, log);
+  } finally {
+    await database.close();
+  }
+  const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-duties-'));
+  try {
+    const devKeyFile = join(keyDirectory, 'dev-key.json');
+    const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 3600 });
+    // The rungs read the service's settings: its development key and the same raised rate limits.
+    const serviceSettings = { DEV_KEY_FILE: devKeyFile, REDIS_URL: '', ...raisedRateLimits };
+    const bare = (duties?: DutyRung) => () =>
+      startBare({ databaseUrl: url, poolSize: profile.connections, framework: 'express', ...(duties === undefined ? {} : { duties, env: serviceSettings }) });
+    const sides: AbSide[] = [
+      { name: expressName, start: bare() },
+      ...dutyRungs.map((rung) => ({ name: rungNames[rung], start: bare(rung) })),
+      { name: serviceName, start: () => startService({ databaseUrl: url, devKeyFile, metrics: true }) },
+    ];
+    const started = performance.now();
+    const sections: string[] = [];
+    for (const scenario of await scenariosOf(profile, url)) {
+      log(`${scenario.name}: express alone, ${dutyRungs.length} rungs of duties, the service; ${options.rounds} interleaved rounds`);
+      const results = await interleavedRounds({
+        sides,
+        rounds: options.rounds,
+        measure: (serverUrl) => scenarioOnce(serverUrl, token, scenario, profile.connections, options.measure),
+        warmUp: (serverUrl) => scenarioOnce(serverUrl, token, scenario, profile.connections, { requests: profile.abWarmUpRequests }),
+        log,
+      });
+      sections.push(`### ${scenario.name}`, '', abSidesTable(results), '', ladderTable(results), '', reading(scenario.name, results), '');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return [
+      `## The service's duties, rung by rung on express alone (\`pnpm bench -- --duties\`, ${profile.postgres.invoices.toLocaleString('en-US')} invoices)`,
+      '',
+      `${options.rounds} interleaved rounds of ${describeMeasure(options.measure)} per side at ${profile.connections} connections, the order rotated each round, ` +
+        `each round on a fresh process per side warmed by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded requests; ` +
+        "median and range over the rounds. Each rung is express alone's handler with the service's own modules for those duties in front " +
+        '(bare-duties.ts), each rung holding the one above it; the service keeps its Prometheus metrics as the top rung does. ' +
+        `CPU ratios: the ratio of the medians, and the range over every pairing of rounds. These rounds took ${seconds.toFixed(0)} s.`,
+      '',
+      ...sections,
+    ].join('\n');
+  } finally {
+    await rm(keyDirectory, { recursive: true, force: true });
+  }
+}
