@@ -103,7 +103,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
   // sides one after the other instead of in alternating halves, its warm-up by requests instead of a
   // second per scenario, every A/B section on one process per side (warmed once by the same 2,500
   // requests: a service's CPU per request still falls until about 2,000), where fresh processes per
-  // round spent most of the run starting and warming processes, and three starts after the first in
+  // round spent most of the run starting and warming processes, and two starts after the first in
   // the start-up section. The full run keeps them.
   quick: {
     name: 'quick',
@@ -119,7 +119,7 @@ export const profiles: Readonly<Record<ProfileName, Profile>> = {
     abWarmUpRequests: 2_500,
     abProcesses: 'one per side',
     shareProcesses: false,
-    laterStarts: 3,
+    laterStarts: 2,
     searchWarmUp: { requests: 50 },
     alternateHalves: false,
     compare: { measure: { seconds: 2 }, processes: 'fresh per round' },
