@@ -14,8 +14,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeProcesses, interleavedAb } from './ab.js';
-import { copyDatabaseIfMissing, createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
-import { prepareDataset } from './dataset/prepare.js';
+import { copyDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
+import { preparedPostgresDatabase } from './dataset/prepare.js';
 import type { Profile } from './profiles.js';
 import { renderAb } from './report.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
@@ -80,14 +80,7 @@ async function prepareBaselineDatabase(options: CompareRunOptions, name: string)
 
 export async function runCompare(options: CompareRunOptions): Promise<string> {
   const { profile, log } = options;
-  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
-  await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
-  const database = await openDatabase({ url });
-  try {
-    await prepareDataset(database, profile.postgres, log);
-  } finally {
-    await database.close();
-  }
+  const url = await preparedPostgresDatabase(options.postgresServerUrl, options.databaseName, profile.postgres, log);
   // The baseline as it was built, when it has a build; its sources through tsx otherwise.
   const baselineBuilt = join(resolve(options.baselineDirectory), 'packages/server/dist/main.js');
   const baselineEntry = existsSync(baselineBuilt) ? baselineBuilt : join(resolve(options.baselineDirectory), 'packages/server/src/main.ts');

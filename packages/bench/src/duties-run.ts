@@ -11,15 +11,14 @@ import { interleavedRounds, ratioSpread, type AbSide, type AbSideResult } from '
 import { startBare } from './bare.js';
 import { dutyRungs, type DutyRung } from './bare-duties.js';
 import { benchInvoiceId } from './bench-invoice.js';
-import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
-import { prepareDataset } from './dataset/prepare.js';
+import { preparedPostgresDatabase } from './dataset/prepare.js';
 import { maxExpressRatio, spreadText } from './express-floor.js';
 import type { Measure } from './figures.js';
 import { describeMeasure, type Profile } from './profiles.js';
 import { abSidesTable } from './report.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios, type SearchScenario } from './scenarios.js';
 import { scenarioOnce } from './search-bench.js';
-import { mintDevToken, openDatabase } from './server-modules.js';
+import { mintDevToken } from './server-modules.js';
 import { raisedRateLimits, startService } from './service.js';
 import { markdownTable, type Cell } from './table.js';
 
@@ -97,14 +96,7 @@ function reading(scenario: string, results: readonly AbSideResult[]): string {
 
 export async function runDuties(options: DutiesRunOptions): Promise<string> {
   const { profile, log } = options;
-  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
-  await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
-  const database = await openDatabase({ url });
-  try {
-    await prepareDataset(database, profile.postgres, log);
-  } finally {
-    await database.close();
-  }
+  const url = await preparedPostgresDatabase(options.postgresServerUrl, options.databaseName, profile.postgres, log);
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-duties-'));
   try {
     const devKeyFile = join(keyDirectory, 'dev-key.json');

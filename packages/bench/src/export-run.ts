@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from './child-process.js';
-import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
-import { prepareDataset } from './dataset/prepare.js';
+import { prepareDataset, preparedPostgresDatabase } from './dataset/prepare.js';
 import { exportRounds, exportSection, pgliteExportSection } from './export-bench.js';
 import type { Profile } from './profiles.js';
 import { benchAccountId } from './scenarios.js';
@@ -49,18 +48,11 @@ async function pgliteSection(profile: Profile, devKeyFile: string, token: string
 
 export async function runExportOnly(options: ExportRunOptions): Promise<string> {
   const { profile, log } = options;
-  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-export-'));
   const devKeyFile = join(keyDirectory, 'dev-key.json');
   let service: RunningServer | undefined;
   try {
-    await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
-    const database = await openDatabase({ url });
-    try {
-      await prepareDataset(database, profile.postgres, log);
-    } finally {
-      await database.close();
-    }
+    const url = await preparedPostgresDatabase(options.postgresServerUrl, options.databaseName, profile.postgres, log);
     const token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', ttlSeconds: 6 * 3600 });
     service = await startService({ databaseUrl: url, devKeyFile });
     const sections = [await exportSection({ profile, databaseUrl: url, service, token, devKeyFile, log })];

@@ -24,13 +24,12 @@ import {
   summariseProfile,
   type ProfileSummary,
 } from './cpu-profile.js';
-import { createDatabaseIfMissing, databaseUrl } from './dataset/postgres-admin.js';
-import { prepareDataset } from './dataset/prepare.js';
+import { preparedPostgresDatabase } from './dataset/prepare.js';
 import { withCpu, type Figures, type Measure } from './figures.js';
 import type { Profile } from './profiles.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios } from './scenarios.js';
 import { scenarioOnce } from './search-bench.js';
-import { mintDevToken, openDatabase } from './server-modules.js';
+import { mintDevToken } from './server-modules.js';
 import { raisedRateLimits, startService } from './service.js';
 import { benchCreateInvoice, benchIssue, createDrafts } from './write-bench.js';
 
@@ -52,14 +51,7 @@ export const defaultProfileDirectory = join(repositoryRoot, '.data', 'bench-prof
 
 export async function runProfile(options: ProfileRunOptions): Promise<string> {
   const { profile, log } = options;
-  const url = databaseUrl(options.postgresServerUrl, options.databaseName);
-  await createDatabaseIfMissing(options.postgresServerUrl, options.databaseName);
-  const database = await openDatabase({ url });
-  try {
-    await prepareDataset(database, profile.postgres, log);
-  } finally {
-    await database.close();
-  }
+  const url = await preparedPostgresDatabase(options.postgresServerUrl, options.databaseName, profile.postgres, log);
   const keyDirectory = await mkdtemp(join(tmpdir(), 'invoice-bench-profile-'));
   await mkdir(options.outputDirectory, { recursive: true });
   const profileDirectory = await mkdtemp(join(options.outputDirectory, 'run-'));
@@ -84,18 +76,28 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
       const floor = await profiled('express alone', (nodeArgs) =>
         startBare({ databaseUrl: url, poolSize: profile.connections, framework: 'express', nodeArgs }),
       );
+      type Profiled = Awaited<ReturnType<typeof profiled>>;
+      /** Another side's profile under the same load, and each package's CPU per request beside the service's. */
+      const beside = (other: Profiled, heading: string, reading: string, otherName: string): string[] => [
+        '',
+        `## ${heading}, under the same load`,
+        '',
+        figuresLine(other.figures),
+        '',
+        reading,
+        '',
+        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, other.summary, other.figures.requests), otherName),
+        '',
+        renderProfileSummary(other.summary, other.figures.requests),
+      ];
       lines.push(
-        '',
-        `## Beside express alone (the same handler as the only route of an express 5 app, no middleware), under the same load`,
-        '',
-        figuresLine(floor.figures),
-        '',
-        'Main-thread self time per request by package, largest difference first: where the service spends CPU that express alone does not. ' +
-          'The two profiles ran one after the other, not interleaved: their ratio is not the CPU target\'s figure (that is the benchmark\'s section "What express alone costs"), their breakdown is what this shows.',
-        '',
-        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, floor.summary, floor.figures.requests), 'express alone'),
-        '',
-        renderProfileSummary(floor.summary, floor.figures.requests),
+        ...beside(
+          floor,
+          'Beside express alone (the same handler as the only route of an express 5 app, no middleware)',
+          'Main-thread self time per request by package, largest difference first: where the service spends CPU that express alone does not. ' +
+            'The two profiles ran one after the other, not interleaved: their ratio is not the CPU target\'s figure (that is the benchmark\'s section "What express alone costs"), their breakdown is what this shows.',
+          'express alone',
+        ),
       );
       // The service's duties alone in front of the same handler (bare-duties.ts' top rung): what the
       // service spends beyond it is its per-operation work, and this says in which package.
@@ -103,29 +105,21 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
         startBare({ databaseUrl: url, poolSize: profile.connections, framework: 'express', duties: 'answers checked', env: dutySettings, nodeArgs }),
       );
       lines.push(
-        '',
-        "## Beside the service's duties on express alone (bare-duties.ts' top rung: the same handler behind the service's own modules for every duty), under the same load",
-        '',
-        figuresLine(duties.figures),
-        '',
-        "Main-thread self time per request by package, largest difference first: where the service's per-operation work goes. Profiled one after the other, not interleaved.",
-        '',
-        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, duties.summary, duties.figures.requests), 'the duties'),
-        '',
-        renderProfileSummary(duties.summary, duties.figures.requests),
+        ...beside(
+          duties,
+          "Beside the service's duties on express alone (bare-duties.ts' top rung: the same handler behind the service's own modules for every duty)",
+          "Main-thread self time per request by package, largest difference first: where the service's per-operation work goes. Profiled one after the other, not interleaved.",
+          'the duties',
+        ),
       );
       const peer = await profiled('hand-wired peer', (nodeArgs) => startPeer({ databaseUrl: url, devKeyFile, nodeArgs }));
       lines.push(
-        '',
-        '## Beside the hand-wired peer (peer-server.ts: the same duties, each library as its README shows), under the same load',
-        '',
-        figuresLine(peer.figures),
-        '',
-        'Main-thread self time per request by package, largest difference first (negative: the peer spends more). Profiled one after the other, not interleaved.',
-        '',
-        renderPackageDifferences(packageDifferences(service.summary, service.figures.requests, peer.summary, peer.figures.requests), 'the peer'),
-        '',
-        renderProfileSummary(peer.summary, peer.figures.requests),
+        ...beside(
+          peer,
+          'Beside the hand-wired peer (peer-server.ts: the same duties, each library as its README shows)',
+          'Main-thread self time per request by package, largest difference first (negative: the peer spends more). Profiled one after the other, not interleaved.',
+          'the peer',
+        ),
       );
     }
     return lines.join('\n');

@@ -9,12 +9,12 @@ import { startBare } from '../src/bare.js';
 import { answerCheckOf, dutyRungs, type DutyRung } from '../src/bare-duties.js';
 import { benchInvoiceId } from '../src/bench-invoice.js';
 import type { RunningServer } from '../src/child-process.js';
-import { createDatabaseIfMissing, databaseUrl, dropDatabase } from '../src/dataset/postgres-admin.js';
-import { prepareDataset } from '../src/dataset/prepare.js';
+import { dropDatabase } from '../src/dataset/postgres-admin.js';
+import { preparedPostgresDatabase } from '../src/dataset/prepare.js';
 import { send } from '../src/http-request.js';
 import { profiles } from '../src/profiles.js';
 import { benchAccountId } from '../src/scenarios.js';
-import { mintDevToken, openDatabase } from '../src/server-modules.js';
+import { mintDevToken } from '../src/server-modules.js';
 import { raisedRateLimits } from '../src/service.js';
 
 const serverUrl = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -37,14 +37,7 @@ describe("the duties' rungs on express alone", () => {
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'bench-duties-'));
     const devKeyFile = join(directory, 'dev-key.json');
-    await createDatabaseIfMissing(serverUrl, databaseName);
-    const url = databaseUrl(serverUrl, databaseName);
-    const database = await openDatabase({ url });
-    try {
-      await prepareDataset(database, profiles.smoke.postgres, () => undefined);
-    } finally {
-      await database.close();
-    }
+    const url = await preparedPostgresDatabase(serverUrl, databaseName, profiles.smoke.postgres, () => undefined);
     invoiceId = await benchInvoiceId(url);
     token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench' });
     const env = { DEV_KEY_FILE: devKeyFile, REDIS_URL: '', ...raisedRateLimits };

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/child-process.js';
-import { createDatabaseIfMissing, databaseUrl, dropDatabase } from '../src/dataset/postgres-admin.js';
-import { prepareDataset } from '../src/dataset/prepare.js';
+import { dropDatabase } from '../src/dataset/postgres-admin.js';
+import { preparedPostgresDatabase } from '../src/dataset/prepare.js';
 import { send } from '../src/http-request.js';
 import { startPeer } from '../src/peer.js';
 import { profiles } from '../src/profiles.js';
 import { benchAccountId } from '../src/scenarios.js';
-import { mintDevToken, openDatabase } from '../src/server-modules.js';
+import { mintDevToken } from '../src/server-modules.js';
 import { startService } from '../src/service.js';
 import { benchInvoiceId } from '../src/bench-invoice.js';
 
@@ -37,14 +37,7 @@ describe('the hand-wired peer', () => {
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'bench-peer-'));
     const devKeyFile = join(directory, 'dev-key.json');
-    await createDatabaseIfMissing(serverUrl, databaseName);
-    const url = databaseUrl(serverUrl, databaseName);
-    const database = await openDatabase({ url });
-    try {
-      await prepareDataset(database, profiles.smoke.postgres, () => undefined);
-    } finally {
-      await database.close();
-    }
+    const url = await preparedPostgresDatabase(serverUrl, databaseName, profiles.smoke.postgres, () => undefined);
     invoiceId = await benchInvoiceId(url);
     token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench' });
     withoutScope = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', scopes: ['users:read'] });

@@ -340,4 +340,12 @@ describe('the blocks that need only the repository', () => {
     const cli = readFileSync(join(repoRoot, 'packages/bench/src/cli.ts'), 'utf8');
     expect(options.filter((option) => !cli.includes(`argument === '${option}'`))).toEqual([]);
   });
+
+  it("packages/bench/README.md (--duties): the command's options are options of pnpm bench", () => {
+    const block = blockOf('packages/bench/README.md', '## What each duty costs: `--duties`', 'pnpm bench');
+    const options = [...block.matchAll(/ (--[a-z-]+)/g)].map((match) => match[1]);
+    expect(options).toEqual(expect.arrayContaining(['--duties', '--rounds']));
+    const cli = readFileSync(join(repoRoot, 'packages/bench/src/cli.ts'), 'utf8');
+    expect(options.filter((option) => option !== '--' && !cli.includes(`argument === '${option}'`))).toEqual([]);
+  });
 });

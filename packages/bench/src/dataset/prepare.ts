@@ -3,7 +3,8 @@
 // invoices' secondary indexes are dropped for the bulk insert and rebuilt afterwards, which is several
 // times faster than maintaining eleven b-trees and two trigram indexes row by row.
 import type { DatasetSize } from '../profiles.js';
-import { migrate, type Database } from '../server-modules.js';
+import { migrate, openDatabase, type Database } from '../server-modules.js';
+import { createDatabaseIfMissing, databaseUrl } from './postgres-admin.js';
 import { generateDataset } from './generate.js';
 import { sqlRunner, type SqlRunner } from './sql-runner.js';
 
@@ -21,6 +22,19 @@ export interface PreparedDataset {
   /** True when an earlier complete load was reused. */
   reused: boolean;
   loadSeconds: number;
+}
+
+/** The PostgreSQL database `name` on `serverUrl`, created if missing and prepared with `size`; its URL. */
+export async function preparedPostgresDatabase(serverUrl: string, name: string, size: DatasetSize, log: (line: string) => void): Promise<string> {
+  await createDatabaseIfMissing(serverUrl, name);
+  const url = databaseUrl(serverUrl, name);
+  const database = await openDatabase({ url });
+  try {
+    await prepareDataset(database, size, log);
+  } finally {
+    await database.close();
+  }
+  return url;
 }
 
 export async function prepareDataset(database: Database, size: DatasetSize, log: (line: string) => void): Promise<PreparedDataset> {
