@@ -3,8 +3,9 @@
 // BARE_DUTIES). Each rung of the ladder adds duties to the one before, in the order app.ts runs them:
 // what a rung costs over the one below is what those duties cost the service, and what the service
 // spends over the top rung is its own per-operation work (body reading by media type, path ids,
-// deprecation headers, Idempotency-Key, preconditions, the query builder, the answer check).
-// Imported only when a rung is asked for, so that the bare handler loads none of it.
+// deprecation headers, Idempotency-Key, preconditions, the search's parse and statements, the
+// cursor, the query builder, the rows' mapping). Imported only when a rung is asked for, so that the
+// bare handler loads none of it.
 import type pg from 'pg';
 import express, { type RequestHandler } from 'express';
 import { loadConfig } from '../../server/src/config.js';

@@ -63,7 +63,8 @@ export async function runProfile(options: ProfileRunOptions): Promise<string> {
     const load = await loadFor(options.scenario, scenarios, url, token, profile.connections);
     const profiled = (name: string, start: (nodeArgs: readonly string[]) => Promise<RunningServer>) =>
       profileUnderLoad({ name, start, load, seconds: options.seconds, directory: join(profileDirectory, name.replaceAll(' ', '-')), log });
-    const service = await profiled('service', (nodeArgs) => startService({ databaseUrl: url, devKeyFile, nodeArgs }));
+    // With its Prometheus metrics, as the duties' top rung and the hand-wired peer keep theirs.
+    const service = await profiled('service', (nodeArgs) => startService({ databaseUrl: url, devKeyFile, metrics: true, nodeArgs }));
     const lines = [
       `# CPU profile of the service: '${options.scenario}', ${profile.postgres.invoices.toLocaleString('en-US')} invoices, ${profile.connections} connections, ${options.seconds} s`,
       '',

@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBare } from '../src/bare.js';
 import { answerCheckOf, dutyRungs, type DutyRung } from '../src/bare-duties.js';
@@ -29,7 +30,10 @@ interface Answer {
 describe("the duties' rungs on express alone", () => {
   let directory: string;
   let token: string;
+  let withoutScope: string;
   let invoiceId: number;
+  /** An invoice whose number the database takes and the spec's pattern does not: its answer fails the answer check. */
+  let offSpecInvoiceId: number;
   const servers = new Map<DutyRung | 'none', RunningServer>();
   /** What each server wrote to stdout after it started listening: its log lines. */
   const stdoutOf = new Map<DutyRung | 'none', string>();
@@ -40,6 +44,18 @@ describe("the duties' rungs on express alone", () => {
     const url = await preparedPostgresDatabase(serverUrl, databaseName, profiles.smoke.postgres, () => undefined);
     invoiceId = await benchInvoiceId(url);
     token = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench' });
+    withoutScope = await mintDevToken({ keyFile: devKeyFile, accountId: benchAccountId, clientId: 'bench', scopes: ['users:read'] });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>(
+        `update invoices set invoice_number = '-not a number' where id = (select id from invoices where account_id = $1 and id <> $2 order by id limit 1) returning id`,
+        [benchAccountId, invoiceId],
+      );
+      offSpecInvoiceId = Number(rows[0]?.id);
+    } finally {
+      await client.end();
+    }
     const env = { DEV_KEY_FILE: devKeyFile, REDIS_URL: '', ...raisedRateLimits };
     const rungs = ['none', ...dutyRungs] as const;
     const started = await Promise.all(
@@ -120,6 +136,20 @@ describe("the duties' rungs on express alone", () => {
       expect(answer.status).toBe(200);
       expect(answer.headers['ratelimit']).toMatch(/; r=\d+; t=\d+$/);
     }
+  });
+
+  it('refuses a token without the scope on the guarded rungs only', async () => {
+    expect((await ask('every request', 'GET', `/api/v1/invoices/${invoiceId}`, { bearer: withoutScope })).status).toBe(200);
+    for (const rung of ['guarded', 'answers checked'] as const)
+      expect((await ask(rung, 'GET', `/api/v1/invoices/${invoiceId}`, { bearer: withoutScope })).status).toBe(403);
+  });
+
+  it('refuses to send an answer the spec does not allow on the top rung only', async () => {
+    const answers = await Promise.all(
+      (['none', ...dutyRungs] as const).map((rung) => ask(rung, 'GET', `/api/v1/invoices/${offSpecInvoiceId}`, { bearer: token })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 500]);
+    expect(answers[4]!.text).not.toContain('-not a number');
   });
 
   it("checks answers on the top rung only, with the service's compiled check", async () => {
