@@ -3,7 +3,7 @@
 // Nothing here downloads a browser: scripts/ensure-browser.sh installs Debian's `chromium` package.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { appRoot } from '../dev/serve.mjs';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,9 +31,16 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * The example app's pages are shot whole (one screen or two). A long page such as the API reference is
+ * shot by what a person sees first (`screen`) or by one part of it (a locator): the whole of Redoc's
+ * page is tens of thousands of pixels tall and takes Chromium longer to paint than a test should wait.
+ */
+export async function screenshot(target: Page | Locator, name: string, extent: 'whole page' | 'screen' = 'whole page'): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+  const path = join(screenshotDir, `${name}.png`);
+  if ('goto' in target) await target.screenshot({ path, fullPage: extent === 'whole page' });
+  else await target.screenshot({ path });
 }
 
 export interface ExpectedErrorResponse {

@@ -80,7 +80,7 @@ describe('a deprecation in the API reference (Chromium)', () => {
         .first()
         .evaluate((item) => [...item.querySelectorAll('*')].map((element) => getComputedStyle(element).textDecorationLine).join(' '));
       expect(decoration).toContain('line-through');
-      await screenshot(tab, 'reference-deprecation');
+      await screenshot(tab.locator('[id="operation/listUsers"]'), 'reference-deprecation');
       expect(watch.unexpected()).toEqual([]);
     } finally {
       await tab.close();

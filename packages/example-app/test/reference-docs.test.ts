@@ -71,7 +71,7 @@ async function checkReference(url: string, screenshotName: string): Promise<void
   try {
     await page.goto(url);
     const { menu, sections } = await renderedOperations(page);
-    await screenshot(page, screenshotName);
+    await screenshot(page, screenshotName, 'screen');
     for (const operation of operations) {
       expect(menu, `side menu entry of ${operation.operationId}`).toContainEqual({ operationId: operation.operationId, label: operation.summary });
       const section = sections.find((candidate) => candidate.operationId === operation.operationId);
