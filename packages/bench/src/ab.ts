@@ -160,6 +160,18 @@ export function ratioSpread(a: Spread, b: Spread): Spread {
 }
 
 /**
+ * `a` / `b` round by round: the ratio of the two sides' figures measured in the same round, minutes
+ * apart, and the median and range of those ratios. A slow stretch of the machine falls on both
+ * sides of one round, so on a noisy machine this range is much narrower than `ratioSpread`'s, which
+ * pairs the luckiest round of one side with the unluckiest of the other. It needs every side to have
+ * run every round (interleavedRounds does).
+ */
+export function roundByRoundRatio(a: AbSideResult, b: AbSideResult, figure: (figures: Figures) => number | undefined): Spread {
+  if (a.rounds.length !== b.rounds.length) throw new Error(`${a.name} ran ${a.rounds.length} rounds and ${b.name} ${b.rounds.length}: no round-by-round ratio`);
+  return spread(a.rounds.map((round, index) => (figure(round) ?? Number.NaN) / (figure(b.rounds[index]!) ?? Number.NaN)));
+}
+
+/**
  * How `a` compares with `b` on one figure: "no measurable difference" when the ranges overlap,
  * else the ratio of the medians with the range of ratios the rounds allow.
  */

@@ -3,7 +3,7 @@
 // that the CPU each round reads is a process's own.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { interleavedRounds, type AbProcesses, type AbSide } from '../src/ab.js';
+import { interleavedRounds, ratioSpread, roundByRoundRatio, type AbProcesses, type AbSide, type AbSideResult } from '../src/ab.js';
 import { startServer, type RunningServer } from '../src/child-process.js';
 import { runHttpLoad } from '../src/http-load.js';
 
@@ -102,4 +102,45 @@ describe('interleavedRounds', () => {
     expect(result?.rounds[0]?.errors).toBe(2);
     expect(lines).toContain('  round 1/1: a: 2 failed, the first: status 204: ');
   }, 60_000);
+});
+
+describe('ratios between two sides', () => {
+  // Two sides whose CPU moved together from round to round, as on a machine with slow stretches: b
+  // costs twice a in every round, while a's slowest round costs more than b's fastest.
+  const sideWith = (name: string, cpu: number[]): AbSideResult => {
+    const rounds = cpu.map((cpuMsPerRequest) => ({ requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0, cpuMsPerRequest }));
+    const cpuMsPerRequest = { median: [...cpu].sort((x, y) => x - y)[1]!, min: Math.min(...cpu), max: Math.max(...cpu) };
+    const nothing = { median: Number.NaN, min: Number.NaN, max: Number.NaN };
+    return {
+      name,
+      rounds,
+      cpuMsPerRequest,
+      requestsPerSecond: nothing,
+      p50: nothing,
+      p99: nothing,
+      databaseCpuMsPerRequest: nothing,
+      totalCpuMsPerRequest: nothing,
+      statements: undefined,
+    };
+  };
+  const a = sideWith('a', [0.1, 0.3, 0.2]);
+  const b = sideWith('b', [0.2, 0.6, 0.4]);
+
+  it('round by round pairs the two sides of each round', () => {
+    const ratio = roundByRoundRatio(b, a, (figures) => figures.cpuMsPerRequest);
+    expect(ratio.median).toBeCloseTo(2);
+    expect(ratio.min).toBeCloseTo(2);
+    expect(ratio.max).toBeCloseTo(2);
+  });
+
+  it('over every pairing allows the luckiest round of one side against the unluckiest of the other', () => {
+    const ratio = ratioSpread(b.cpuMsPerRequest, a.cpuMsPerRequest);
+    expect(ratio.median).toBeCloseTo(2);
+    expect(ratio.min).toBeCloseTo(0.2 / 0.3);
+    expect(ratio.max).toBeCloseTo(0.6 / 0.1);
+  });
+
+  it('refuses sides that ran a different number of rounds', () => {
+    expect(() => roundByRoundRatio(b, sideWith('c', [0.1, 0.2]), (figures) => figures.cpuMsPerRequest)).toThrow('b ran 3 rounds and c 2');
+  });
 });
