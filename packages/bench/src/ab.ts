@@ -159,16 +159,26 @@ export function ratioSpread(a: Spread, b: Spread): Spread {
   return { median: a.median / b.median, min: a.min / b.max, max: a.max / b.min };
 }
 
+/** The round-by-round ratios of two sides: their median and range, and how many rounds gave one. */
+export interface RoundRatios extends Spread {
+  /** Rounds where both sides measured the figure; a round where either did not is left out. */
+  rounds: number;
+  /** Rounds the sides ran. */
+  of: number;
+}
+
 /**
- * `a` / `b` round by round: the ratio of the two sides' figures measured in the same round, minutes
- * apart, and the median and range of those ratios. A slow stretch of the machine falls on both
- * sides of one round, so on a noisy machine this range is much narrower than `ratioSpread`'s, which
- * pairs the luckiest round of one side with the unluckiest of the other. It needs every side to have
- * run every round (interleavedRounds does).
+ * `a` / `b` round by round: the ratio of the two sides' figures measured in the same round (under a
+ * minute apart in a run of a few sides), and the median and range of those ratios. A slow stretch
+ * of the machine longer than a round falls on both sides of it, so on a noisy machine this range is
+ * narrower than `ratioSpread`'s, which pairs the luckiest round of one side with the unluckiest of
+ * the other. `a` and `b` must come from the same interleavedRounds run, whose rounds each side keeps
+ * in round order.
  */
-export function roundByRoundRatio(a: AbSideResult, b: AbSideResult, figure: (figures: Figures) => number | undefined): Spread {
+export function roundByRoundRatio(a: AbSideResult, b: AbSideResult, figure: (figures: Figures) => number | undefined): RoundRatios {
   if (a.rounds.length !== b.rounds.length) throw new Error(`${a.name} ran ${a.rounds.length} rounds and ${b.name} ${b.rounds.length}: no round-by-round ratio`);
-  return spread(a.rounds.map((round, index) => (figure(round) ?? Number.NaN) / (figure(b.rounds[index]!) ?? Number.NaN)));
+  const ratios = a.rounds.map((round, index) => (figure(round) ?? Number.NaN) / (figure(b.rounds[index]!) ?? Number.NaN));
+  return { ...spread(ratios), rounds: ratios.filter(Number.isFinite).length, of: ratios.length };
 }
 
 /**
