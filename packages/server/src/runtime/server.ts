@@ -9,8 +9,13 @@ import type { Express } from 'express';
 import type { Config } from '../config.js';
 import { listen } from './listen.js';
 
-/** How long a closing server keeps accepting, for the connections already in its listen backlog. */
+/** How long a closing server keeps accepting at least, for the connections already in its listen backlog. */
 const drainWindowMs = 250;
+/**
+ * The most it keeps accepting while connections still arrive: answers that say `Connection: close`
+ * are held until the listener closes, so it must close well within the grace period.
+ */
+const maxDrainMs = 2_000;
 
 export interface RunningServer {
   server: Server;
@@ -34,6 +39,11 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
   server.keepAliveTimeout = options.timeouts.keepAliveMs;
 
   const inFlight = new Set<ServerResponse<IncomingMessage>>();
+  // Connections accepted so far: the close watches it to see whether a turn of the loop accepted any.
+  let accepted = 0;
+  server.on('connection', () => {
+    accepted += 1;
+  });
   let closing = false;
   // Settled when the listener has closed; until then, answers that say `Connection: close` wait for it.
   let listenerClosed: (() => void) | undefined;
@@ -73,28 +83,37 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         // which clients honour with a margin.
         closing = true;
         for (const res of inFlight) sayClose(res);
-        // The listener stays open for a short window, then closes in a check phase, right after a poll
-        // phase accepted what was waiting: connections in the kernel's listen backlog (a busy server has
-        // some, their requests already sent) would be reset by the close. Until it closes, answers that say
-        // `Connection: close` are held back (their end waits): a client told to go could otherwise
-        // reconnect into the backlog just as the listener closes and be reset after sending; once the
-        // listener is closed it is refused instead, with nothing sent, safe to retry elsewhere.
-        setTimeout(
-          () =>
-            setImmediate(() => {
-              // net.Server's close only stops accepting; http.Server's would also close idle connections,
-              // racing a client that is reusing one right then.
-              NetServer.prototype.close.call(server, () => {
-                clearTimeout(force);
-                // Now http.Server's own close only stops its connection-checking timer (and reports, as
-                // expected, that the server is no longer running).
-                server.close(() => resolve());
-              });
-              listening = false;
-              listenerClosed?.();
-            }),
-          Math.min(drainWindowMs, graceMs),
-        );
+        // The listener stays open for a short window, then closes in a check phase right after a poll
+        // phase that accepted nothing: connections in the kernel's listen backlog (a busy server has
+        // some, their requests already sent) would be reset by the close. A server short of CPU takes
+        // them from the backlog over several turns of its loop, not all in one, so the close waits
+        // for a turn that finds none (at most maxDrainMs, so that held answers leave in time). Until
+        // it closes, answers that say `Connection: close` are held back (their end waits): a client
+        // told to go could otherwise reconnect into the backlog just as the listener closes and be
+        // reset after sending; once the listener is closed it is refused instead, with nothing sent,
+        // safe to retry elsewhere.
+        const began = Date.now();
+        const latestMs = Math.min(maxDrainMs, graceMs);
+        const closeListener = (): void => {
+          // net.Server's close only stops accepting; http.Server's would also close idle connections,
+          // racing a client that is reusing one right then.
+          NetServer.prototype.close.call(server, () => {
+            clearTimeout(force);
+            // Now http.Server's own close only stops its connection-checking timer (and reports, as
+            // expected, that the server is no longer running).
+            server.close(() => resolve());
+          });
+          listening = false;
+          listenerClosed?.();
+        };
+        const closeAfterQuietTurn = (): void => {
+          const before = accepted;
+          setImmediate(() => {
+            if (accepted === before || Date.now() - began >= latestMs) closeListener();
+            else closeAfterQuietTurn();
+          });
+        };
+        setTimeout(closeAfterQuietTurn, Math.min(drainWindowMs, graceMs));
       });
       return closed;
     },

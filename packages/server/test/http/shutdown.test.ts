@@ -20,15 +20,15 @@ import { startTestService, token, type TestService } from './support/service.js'
 const backlogClient = `
 const net = require('node:net');
 const fs = require('node:fs');
-const [port, marker] = process.argv.slice(1);
+const [port, marker, count] = process.argv.slice(1);
 process.stdin.once('data', () => {
   let written = 0;
-  for (let index = 0; index < 5; index += 1) {
+  for (let index = 0; index < Number(count); index += 1) {
     const socket = net.connect(Number(port), '127.0.0.1');
     let received = '';
     socket.write('GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n', () => {
       written += 1;
-      if (written === 5) fs.writeFileSync(marker, 'sent');
+      if (written === Number(count)) fs.writeFileSync(marker, 'sent');
     });
     socket.on('data', (chunk) => (received += chunk));
     socket.on('error', (error) => console.log(JSON.stringify({ error: error.code })));
@@ -146,32 +146,62 @@ describe('graceful shutdown', () => {
     await closed;
   });
 
-  it('answers connections still waiting in the listen backlog when the close begins', async () => {
-    const service = await startTestService({ database: database() });
-    services.push(service);
-    // A client in another process, so that it can connect while this process (the server) is busy.
+  /**
+   * Starts a client in another process, so that it can connect while this process (the server) is
+   * busy, and blocks until it has sent `count` requests: its connections were completed by the kernel
+   * and wait, requests sent, in the listen backlog of this (blocked) process. Resolves with each
+   * connection's answer once the client has exited.
+   */
+  async function requestsWaitingInTheBacklog(service: TestService, count: number): Promise<{ answers: Promise<Array<{ status?: string; error?: string }>> }> {
     const marker = join(mkdtempSync(join(tmpdir(), 'backlog-')), 'sent');
-    const client = spawn(process.execPath, ['-e', backlogClient, new URL(service.url).port, marker], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const client = spawn(process.execPath, ['-e', backlogClient, new URL(service.url).port, marker, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: client.stdout });
     const output: string[] = [];
     const ready = new Promise<void>((resolve) => lines.on('line', (line) => (line === 'ready' ? resolve() : output.push(line))));
     const exited = new Promise((resolve) => client.once('exit', resolve));
     await ready;
-
     client.stdin.write('go\n');
-    // Busy until the client has sent all 5 requests: its connections were completed by the kernel and
-    // wait, requests sent, in the listen backlog of this (blocked) process.
     const giveUpAt = Date.now() + 15_000;
     while (!existsSync(marker) && Date.now() < giveUpAt) {
       // Blocking on purpose.
     }
     expect(existsSync(marker)).toBe(true);
+    return { answers: exited.then(() => output.map((line) => JSON.parse(line) as { status?: string; error?: string })) };
+  }
+
+  it('answers connections still waiting in the listen backlog when the close begins', async () => {
+    const service = await startTestService({ database: database() });
+    services.push(service);
+    const { answers } = await requestsWaitingInTheBacklog(service, 5);
     const closed = service.server.close(5_000);
-    await exited;
+    const answered = await answers;
     await closed;
-    const answers = output.map((line) => JSON.parse(line) as { status?: string; error?: string });
-    expect(answers).toHaveLength(5);
-    for (const answer of answers) expect(answer.status).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answered).toHaveLength(5);
+    for (const answer of answered) expect(answer.status).toMatch(/^HTTP\/1\.1 200 OK/);
+  });
+
+  it('answers every connection in the listen backlog when each turn of its loop is slow (one connection accepted per turn)', async () => {
+    const service = await startTestService({ database: database() });
+    services.push(service);
+    // Node takes one connection from the backlog per turn of its event loop. A server short of CPU
+    // (here: every turn made 20 ms long) takes 30 waiting connections over 30 slow turns, longer
+    // than the close's first 250 ms: a listener closed then resets the connections still waiting.
+    const { answers } = await requestsWaitingInTheBacklog(service, 30);
+    let slow = true;
+    const slowTurn = (): void => {
+      const until = Date.now() + 20;
+      while (Date.now() < until) {
+        // Blocking on purpose.
+      }
+      if (slow) setImmediate(slowTurn);
+    };
+    setImmediate(slowTurn);
+    const closed = service.server.close(5_000);
+    const answered = await answers.finally(() => (slow = false));
+    await closed;
+    expect(answered.filter((answer) => answer.error !== undefined)).toEqual([]);
+    expect(answered).toHaveLength(30);
+    for (const answer of answered) expect(answer.status).toMatch(/^HTTP\/1\.1 200 OK/);
   });
 
   it('answers a request that arrives shortly after the close began on a connection opened before it', async () => {
