@@ -184,7 +184,10 @@ describe('graceful shutdown', () => {
     expect(writtenBeforeSignal.length, diagnosis).toBeGreaterThanOrEqual(10);
     expect(inFlightAtSignal).toBeGreaterThanOrEqual(20);
     const halfSentAnswer = await halfSent.answer;
-    expect(halfSentAnswer.error, `the request whose body was still arriving: ${diagnosis}`).toBeUndefined();
+    expect(
+      halfSentAnswer.error,
+      `the request whose body was still arriving, which got ${JSON.stringify(halfSentAnswer.received.slice(0, 300))}: ${diagnosis}`,
+    ).toBeUndefined();
     expect(halfSentAnswer.received).toMatch(/^HTTP\/1\.1 200/);
     expect(halfSentAnswer.received).toMatch(/"pagination":\{/);
     expect(exitCode).toBe(0);
