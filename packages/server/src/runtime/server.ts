@@ -85,9 +85,9 @@ export async function startServer(app: Express, options: Pick<Config, 'host' | '
         for (const res of inFlight) sayClose(res);
         // The listener stays open for a short window, then closes in a check phase right after a poll
         // phase that accepted nothing: connections in the kernel's listen backlog (a busy server has
-        // some, their requests already sent) would be reset by the close. A server short of CPU takes
-        // them from the backlog over several turns of its loop, not all in one, so the close waits
-        // for a turn that finds none (at most maxDrainMs, so that held answers leave in time). Until
+        // some, their requests already sent) would be reset by the close. Node takes one connection
+        // from the backlog per turn of its loop, and a server short of CPU turns slowly, so the close
+        // waits for a turn that finds none (at most maxDrainMs, so that held answers leave in time). Until
         // it closes, answers that say `Connection: close` are held back (their end waits): a client
         // told to go could otherwise reconnect into the backlog just as the listener closes and be
         // reset after sending; once the listener is closed it is refused instead, with nothing sent,
