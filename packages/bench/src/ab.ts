@@ -56,7 +56,8 @@ export function overlaps(a: Spread, b: Spread): boolean {
   return a.min <= b.max && b.min <= a.max;
 }
 
-function summarise(name: string, rounds: Figures[]): AbSideResult {
+/** A side's rounds and the median and range of each of their figures. */
+export function summarise(name: string, rounds: Figures[]): AbSideResult {
   return {
     name,
     rounds,

@@ -6,15 +6,16 @@
 // reads the CPU time of PostgreSQL's backends and, where the server has pg_stat_statements, what every
 // statement cost (database-cpu.ts). The service keeps its Prometheus metrics here (METRICS_PORT), as
 // the peer keeps its prom-client histogram.
-import { describeProcesses, interleavedRounds, ratioSpread, type AbSide, type AbSideResult, type Spread } from './ab.js';
+import { describeProcesses, interleavedRounds, type AbSide, type AbSideResult, type Spread } from './ab.js';
 import { startBare } from './bare.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import type { RunningServer } from './child-process.js';
 import { DatabaseCpuMeter, type StatementCost } from './database-cpu.js';
 import { expressFloorOf, spreadText, type FloorResult } from './express-floor.js';
-import { halfOf } from './figures.js';
+import { halfOf, type Figures } from './figures.js';
 import { startPeer } from './peer.js';
 import { describeMeasure } from './profiles.js';
+import { judgeRatio, type RatioVerdict } from './ratio-target.js';
 import { abSidesTable } from './report.js';
 import { getInvoiceScenario, searchScenarios, type SearchScenario } from './scenarios.js';
 import { scenarioOnce } from './search-bench.js';
@@ -112,10 +113,17 @@ async function roundsOf(
 }
 
 /** `a` / `b` as "median (range)"; "n/a" when either was not measured. */
-function ratioText(a: Spread, b: Spread): string {
-  const ratio = ratioSpread(a, b);
+function ratioText(ratio: Spread): string {
   return Number.isFinite(ratio.median) ? spreadText(ratio, times) : 'n/a';
 }
+
+/** The figures the peer's targets compare, each from one round of one side. */
+const figureOf = {
+  ownCpu: (figures: Figures) => figures.cpuMsPerRequest,
+  databaseCpu: (figures: Figures) => figures.databaseCpuMsPerRequest,
+  totalCpu: (figures: Figures) => (figures.cpuMsPerRequest ?? Number.NaN) + (figures.databaseCpuMsPerRequest ?? Number.NaN),
+  throughput: (figures: Figures) => figures.requestsPerSecond,
+} as const;
 
 /** Each side's statements per request, from pg_stat_statements. */
 function statementTable(sides: ReadonlyArray<{ name: string; statements: readonly StatementCost[] }>): string {
@@ -139,10 +147,12 @@ function statementTable(sides: ReadonlyArray<{ name: string; statements: readonl
 
 function peerSectionPart(rounds: ScenarioRounds, measure: string, connections: number): { body: string; targets: SectionTarget[] } {
   const { scenario, service, peer } = rounds;
-  const ownCpu = ratioSpread(service.cpuMsPerRequest, peer.cpuMsPerRequest);
-  const totalCpu = ratioSpread(service.totalCpuMsPerRequest, peer.totalCpuMsPerRequest);
-  const databaseCpu = ratioSpread(service.databaseCpuMsPerRequest, peer.databaseCpuMsPerRequest);
-  const throughput = ratioSpread(service.requestsPerSecond, peer.requestsPerSecond);
+  const cpuTarget = { bound: 'at most', limit: maxPeerCpuRatio } as const;
+  const ownCpu = judgeRatio(service, peer, figureOf.ownCpu, cpuTarget);
+  const databaseCpu = judgeRatio(service, peer, figureOf.databaseCpu, cpuTarget);
+  const totalCpu = judgeRatio(service, peer, figureOf.totalCpu, cpuTarget);
+  const throughput = judgeRatio(service, peer, figureOf.throughput, { bound: 'at least', limit: minPeerThroughputRatio });
+  const row = (name: string, verdict: RatioVerdict, target: string): Cell[] => [name, ratioText(verdict.anyPairing), ratioText(verdict.byRound), target];
   const lines = [
     `### ${scenario.name}`,
     '',
@@ -151,12 +161,12 @@ function peerSectionPart(rounds: ScenarioRounds, measure: string, connections: n
     abSidesTable([service, peer]),
     '',
     markdownTable(
-      ['service / hand-wired peer', 'median (range)', 'target'],
+      ['service / hand-wired peer', 'medians, range over every pairing of rounds', 'round by round: median (range)', 'target'],
       [
-        ['process CPU per request', ratioText(service.cpuMsPerRequest, peer.cpuMsPerRequest), `<= ${maxPeerCpuRatio.toFixed(2)}x`],
-        ["PostgreSQL's CPU per request", ratioText(service.databaseCpuMsPerRequest, peer.databaseCpuMsPerRequest), 'reported'],
-        ["process + PostgreSQL's CPU per request", ratioText(service.totalCpuMsPerRequest, peer.totalCpuMsPerRequest), `<= ${maxPeerCpuRatio.toFixed(2)}x`],
-        ['requests per second', ratioText(service.requestsPerSecond, peer.requestsPerSecond), `>= ${minPeerThroughputRatio.toFixed(2)}x`],
+        row('process CPU per request', ownCpu, `<= ${maxPeerCpuRatio.toFixed(2)}x`),
+        row("PostgreSQL's CPU per request", databaseCpu, 'reported'),
+        row("process + PostgreSQL's CPU per request", totalCpu, `<= ${maxPeerCpuRatio.toFixed(2)}x`),
+        row('requests per second', throughput, `>= ${minPeerThroughputRatio.toFixed(2)}x`),
       ],
     ),
   ];
@@ -171,26 +181,26 @@ function peerSectionPart(rounds: ScenarioRounds, measure: string, connections: n
       ]),
     );
   }
-  const measured = (ratio: Spread): boolean => Number.isFinite(ratio.max);
   return {
     body: lines.join('\n'),
     targets: [
       {
         target: `${scenario.name}: the service's process CPU per request <= ${maxPeerCpuRatio.toFixed(1)}x the hand-wired peer's, whole range`,
-        measured: spreadText(ownCpu, times),
-        met: ownCpu.max <= maxPeerCpuRatio,
+        measured: ownCpu.measured,
+        met: ownCpu.met,
       },
       {
         target: `${scenario.name}: the service's process + PostgreSQL's CPU per request <= ${maxPeerCpuRatio.toFixed(1)}x the hand-wired peer's, whole range`,
-        measured: measured(totalCpu)
-          ? `${spreadText(totalCpu, times)} (PostgreSQL's alone ${spreadText(databaseCpu, times)})`
-          : "not measured (PostgreSQL's backends not on this machine)",
-        met: measured(totalCpu) ? totalCpu.max <= maxPeerCpuRatio : undefined,
+        measured:
+          totalCpu.byRound.rounds === 0
+            ? "not measured (PostgreSQL's backends not on this machine)"
+            : `${totalCpu.measured} (PostgreSQL's alone ${ratioText(databaseCpu.anyPairing)})`,
+        met: totalCpu.met,
       },
       {
         target: `${scenario.name}: the service's requests per second >= ${minPeerThroughputRatio.toFixed(2)}x the hand-wired peer's at ${connections} connections, whole range`,
-        measured: spreadText(throughput, times),
-        met: throughput.min >= minPeerThroughputRatio,
+        measured: throughput.measured,
+        met: throughput.met,
       },
     ],
   };
@@ -220,13 +230,14 @@ export async function handWiredSections(context: SectionContext): Promise<Report
   const rounding =
     `${profile.abRounds} interleaved rounds per side (the order rotated each round: bare, express, service, peer; express, service, peer, bare; ...) ` +
     `at ${profile.connections} connections, ${describeProcesses(profile.abProcesses)}${shared === undefined ? '' : ' (one process per side for both scenarios, getInvoice first)'}, ` +
-    `warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded requests of the scenario; median and range over the rounds. `;
+    `warmed first by the same ${profile.abWarmUpRequests.toLocaleString('en-US')} discarded requests of the scenario; median and range over the rounds. ` +
+    'Ratios two ways: the ratio of the medians with the range over every pairing of a round of one side with a round of the other (a target is met ' +
+    'only when this whole range meets it), and round by round: the two sides of the same round, under a minute apart, and in how many rounds the target held. ';
   const floorBody = [
     rounding +
       '"express alone" is bare-server.ts\'s handler mounted as a route of an express 5 app with ' +
       'no middleware (X-Powered-By and ETag off), answering with the same writeHead and end; both run the SQL the service runs, captured once. ' +
       'The service keeps its Prometheus metrics (METRICS_PORT), as the hand-wired peer of the next section keeps its histogram. ' +
-      'CPU ratios: the ratio of the medians, and the range over every pairing of a round of one side with a round of the other. ' +
       `These rounds, with the next section's, took ${seconds.toFixed(0)} s.`,
     '',
     ...floors.map((floor) => floor.body),

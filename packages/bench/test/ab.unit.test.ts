@@ -3,7 +3,7 @@
 // that the CPU each round reads is a process's own.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { interleavedRounds, ratioSpread, roundByRoundRatio, spread, type AbProcesses, type AbSide, type AbSideResult } from '../src/ab.js';
+import { interleavedRounds, ratioSpread, roundByRoundRatio, summarise, type AbProcesses, type AbSide, type AbSideResult } from '../src/ab.js';
 import type { Figures } from '../src/figures.js';
 import { startServer, type RunningServer } from '../src/child-process.js';
 import { runHttpLoad } from '../src/http-load.js';
@@ -106,21 +106,11 @@ describe('interleavedRounds', () => {
 });
 
 describe('ratios between two sides', () => {
-  const sideWith = (name: string, cpu: number[]): AbSideResult => {
-    const rounds = cpu.map((cpuMsPerRequest) => ({ requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0, cpuMsPerRequest }));
-    const nothing = { median: Number.NaN, min: Number.NaN, max: Number.NaN };
-    return {
+  const sideWith = (name: string, cpu: number[]): AbSideResult =>
+    summarise(
       name,
-      rounds,
-      cpuMsPerRequest: spread(cpu),
-      requestsPerSecond: nothing,
-      p50: nothing,
-      p99: nothing,
-      databaseCpuMsPerRequest: nothing,
-      totalCpuMsPerRequest: nothing,
-      statements: undefined,
-    };
-  };
+      cpu.map((cpuMsPerRequest) => ({ requestsPerSecond: 1, p50: 1, p99: 1, requests: 1, errors: 0, cpuMsPerRequest })),
+    );
   const cpu = (figures: Figures) => figures.cpuMsPerRequest;
   // Round by round b / a is 3.0, 1.2 and 1.0. Pairing the rounds by rank instead (sorted a against
   // sorted b) gives 2.0, 1.5 and 1.2, and the ratio of the medians 1.5: neither passes for the other.
