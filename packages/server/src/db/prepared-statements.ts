@@ -62,13 +62,27 @@ function preparingClient(client: pg.PoolClient, names: StatementNames): Postgres
     const config: pg.QueryConfig = name === undefined ? { text: textOrCursor, values } : { name, text: textOrCursor, values };
     return client.query(config) as Promise<PostgresQueryResult<unknown>>;
   }) as KyselyQuery;
+  // pg-pool sets `release` on the client at each checkout: looked up when called, not kept.
   return { query, release: () => client.release() };
 }
 
 /** The pool Kysely is given: `pool`'s connections, naming statements as `names` says. */
 export function preparingPool(pool: pg.Pool, names: StatementNames): PostgresPool {
+  // The same wrapper for a connection at every checkout: Kysely's driver keeps one connection object
+  // per client object it is given (in a WeakMap), so a new wrapper per checkout would make it build a
+  // connection object and two weak-table entries for every query, which the garbage collector then
+  // has to trace through on every collection of the young generation.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
-    connect: async () => preparingClient(await pool.connect(), names),
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (wrapper === undefined) {
+        wrapper = preparingClient(client, names);
+        wrappers.set(client, wrapper);
+      }
+      return wrapper;
+    },
     end: () => pool.end(),
   };
 }
