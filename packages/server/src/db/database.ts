@@ -12,7 +12,8 @@ import pg from 'pg';
 import { eachPostgresRow, type RowHandler } from './each-row.js';
 import { templateFor } from './pglite-cluster-template.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { defaultMaxNamedStatements, preparingPool, StatementNames } from './prepared-statements.js';
+import { kyselyPool } from './kysely-pool.js';
+import { defaultMaxNamedStatements, StatementNames } from './prepared-statements.js';
 import type { DatabaseSchema } from './schema.js';
 import { acquireSingleWriterLock, type SingleWriterLock } from './single-writer-lock.js';
 import { typeParsers } from './type-parsers.js';
@@ -149,8 +150,7 @@ function openPostgres(connectionString: string, poolSize: number, preparedStatem
   // emits 'error' on itself, which would stop the process. The query itself still rejects (-> 503).
   pool.on('connect', (client) => client.on('error', () => undefined));
   const names = preparedStatements ? new StatementNames(defaultMaxNamedStatements) : undefined;
-  const kyselyPool = names === undefined ? pool : preparingPool(pool, names);
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, names) }) });
   return {
     ...wrap('postgres', db, () => ({ max: poolSize, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })),
     eachRow: (query, onRow) => eachPostgresRow(pool, names, query, onRow),

@@ -9,8 +9,6 @@
 // new search shape on every request must not grow every connection's memory on the server, so past
 // `maxNamed` texts a statement runs unnamed, as it did before. A pooler in transaction mode (PgBouncer)
 // cannot carry named statements from one transaction to the next: DATABASE_PREPARED_STATEMENTS=off.
-import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import type pg from 'pg';
 
 /**
  * Ends the text of a statement whose best plan depends on its values (a deep offset, a `like`
@@ -48,41 +46,4 @@ export class StatementNames {
   get size(): number {
     return this.#names.size;
   }
-}
-
-type KyselyQuery = PostgresPoolClient['query'];
-
-/** `client` with Kysely's `query(sql, parameters)` sent as a named statement where `names` gives one. */
-function preparingClient(client: pg.PoolClient, names: StatementNames): PostgresPoolClient {
-  const query = ((textOrCursor: unknown, parameters?: ReadonlyArray<unknown>) => {
-    // A cursor (Kysely's stream) goes through as it is.
-    if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
-    const values = parameters === undefined ? [] : [...parameters];
-    const name = names.nameOf(textOrCursor, values.length);
-    const config: pg.QueryConfig = name === undefined ? { text: textOrCursor, values } : { name, text: textOrCursor, values };
-    return client.query(config) as Promise<PostgresQueryResult<unknown>>;
-  }) as KyselyQuery;
-  // pg-pool sets `release` on the client at each checkout: looked up when called, not kept.
-  return { query, release: () => client.release() };
-}
-
-/** The pool Kysely is given: `pool`'s connections, naming statements as `names` says. */
-export function preparingPool(pool: pg.Pool, names: StatementNames): PostgresPool {
-  // The same wrapper for a connection at every checkout: Kysely's driver keeps one connection object
-  // per client object it is given (in a WeakMap), so a new wrapper per checkout would make it build a
-  // connection object and two weak-table entries for every query, which the garbage collector then
-  // has to trace through on every collection of the young generation.
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  return {
-    connect: async () => {
-      const client = await pool.connect();
-      let wrapper = wrappers.get(client);
-      if (wrapper === undefined) {
-        wrapper = preparingClient(client, names);
-        wrappers.set(client, wrapper);
-      }
-      return wrapper;
-    },
-    end: () => pool.end(),
-  };
 }

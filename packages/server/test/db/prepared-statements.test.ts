@@ -1,9 +1,8 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { preparingPool, StatementNames } from '../../src/db/prepared-statements.js';
+import { StatementNames } from '../../src/db/prepared-statements.js';
 import { findInvoice } from '../../src/db/invoices.js';
 import { seedIfEmpty } from '../../src/db/seed.js';
 import { parseSearchRequest, searchInvoices } from '../../src/search/index.js';
@@ -63,29 +62,6 @@ describe('named statements on PostgreSQL', () => {
     for (const database of opened) await database.close();
     await scratch?.drop();
   }, databaseHookTimeoutMs);
-
-  it('hands Kysely the same client for a connection at every checkout, so it builds one connection object per connection', async () => {
-    const pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
-    let connectionObjects = 0;
-    const db = new Kysely<Record<string, never>>({
-      dialect: new PostgresDialect({
-        pool: preparingPool(pool, new StatementNames(10)),
-        onCreateConnection: async () => {
-          connectionObjects += 1;
-        },
-      }),
-    });
-    try {
-      for (let query = 0; query < 5; query += 1) {
-        const { rows } = await sql<{ n: number }>`select ${query}::int as n`.execute(db);
-        expect(rows).toEqual([{ n: query }]);
-      }
-      expect(pool.totalCount).toBe(1);
-      expect(connectionObjects).toBe(1);
-    } finally {
-      await db.destroy();
-    }
-  });
 
   it('prepares a statement with parameters once on its connection and answers from it again', async () => {
     const database = await open(true);
