@@ -9,10 +9,13 @@
 // copy of the data set (compare-run.ts). `--export` runs the CSV export's sections alone (export-run.ts;
 // the quick data set unless --full). `--duties` measures the service's duties rung by rung on express
 // alone (duties-run.ts; the quick data set unless --full; `--rounds N`, default 3; `--seconds N`, default 5).
+// `--gc [SCENARIO]` measures what the garbage collector costs per request on express alone, on every
+// duty in front of it and on the service (gc-run.ts; 'client_id =' by default; `--rounds N`, default 2).
 import { writeFile } from 'node:fs/promises';
 import { runCompare } from './compare-run.js';
 import { runDuties } from './duties-run.js';
 import { runExportOnly } from './export-run.js';
+import { runGc } from './gc-run.js';
 import { defaultProfileDirectory, runProfile } from './profile-run.js';
 import { profiles, type ProfileName } from './profiles.js';
 import { runBenchmark } from './run.js';
@@ -41,6 +44,8 @@ interface CliOptions {
   exportOnly: boolean;
   /** Measure the service's duties rung by rung on express alone. */
   duties: boolean;
+  /** Set: measure the garbage collector's cost per request of this scenario instead. */
+  gc: string | undefined;
 }
 
 function parseArguments(argv: readonly string[]): CliOptions {
@@ -59,6 +64,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     warmUpRequests: undefined,
     exportOnly: false,
     duties: false,
+    gc: undefined,
   };
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
@@ -87,9 +93,12 @@ function parseArguments(argv: readonly string[]): CliOptions {
     else if (argument === '--profile') {
       const next = argv[index + 1];
       options.cpuProfile = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
+    } else if (argument === '--gc') {
+      const next = argv[index + 1];
+      options.gc = next !== undefined && !next.startsWith('--') ? argv[++index] : 'client_id =';
     } else
       throw new Error(
-        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME], --export, --duties [--rounds N] [--seconds N]`,
+        `Unknown argument ${argument}; use --quick, --smoke, --full, --output FILE, --database NAME, --drop, --profile [SCENARIO], --seconds N, --compare DIR [--rounds N] [--searches 'NAME,...'] [--warm-up N] [--baseline-database NAME], --export, --duties [--rounds N] [--seconds N], --gc [SCENARIO] [--rounds N]`,
       );
   }
   if (!(options.seconds > 0)) throw new Error('--seconds takes a positive number');
@@ -105,7 +114,7 @@ function parseArguments(argv: readonly string[]): CliOptions {
     ['--rounds', options.rounds],
   ] as const;
   for (const [name, value] of compareOnly)
-    if (value !== undefined && options.compare === undefined && !(name === '--rounds' && options.duties))
+    if (value !== undefined && options.compare === undefined && !(name === '--rounds' && (options.duties || options.gc !== undefined)))
       throw new Error(`${name} applies to --compare DIR only`);
   return options;
 }
@@ -148,6 +157,17 @@ if (options.compare !== undefined) {
     databaseName: options.databaseName ?? `bench_${profile.name}`,
     rounds: options.rounds ?? 3,
     measure: options.secondsGiven ? { seconds: options.seconds } : { seconds: 5 },
+    log,
+  });
+} else if (options.gc !== undefined) {
+  const profile = profiles[options.profile ?? 'quick'];
+  report = await runGc({
+    profile,
+    postgresServerUrl,
+    databaseName: options.databaseName ?? `bench_${profile.name}`,
+    scenario: options.gc,
+    rounds: options.rounds ?? 2,
+    requests: 6000,
     log,
   });
 } else if (options.exportOnly) {

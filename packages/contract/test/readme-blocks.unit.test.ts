@@ -341,10 +341,13 @@ describe('the blocks that need only the repository', () => {
     expect(options.filter((option) => !cli.includes(`argument === '${option}'`))).toEqual([]);
   });
 
-  it("packages/bench/README.md (--duties): the command's options are options of pnpm bench", () => {
-    const block = blockOf('packages/bench/README.md', '## What each duty costs: `--duties`', 'pnpm bench');
+  it.each([
+    ['--duties', '## What each duty costs: `--duties`'],
+    ['--gc', '## What the garbage collector costs: `--gc`'],
+  ])("packages/bench/README.md (%s): the command's options are options of pnpm bench", (mode, heading) => {
+    const block = blockOf('packages/bench/README.md', heading, 'pnpm bench');
     const options = [...block.matchAll(/ (--[a-z-]+)/g)].map((match) => match[1]);
-    expect(options).toEqual(expect.arrayContaining(['--duties', '--rounds']));
+    expect(options).toEqual(expect.arrayContaining([mode, '--rounds']));
     const cli = readFileSync(join(repoRoot, 'packages/bench/src/cli.ts'), 'utf8');
     expect(options.filter((option) => option !== '--' && !cli.includes(`argument === '${option}'`))).toEqual([]);
   });
