@@ -56,6 +56,11 @@ export function overlaps(a: Spread, b: Spread): boolean {
   return a.min <= b.max && b.min <= a.max;
 }
 
+/** The process's CPU and PostgreSQL's backends' per request, added (NaN when either was not measured). */
+export function totalCpuOf(figures: Figures): number {
+  return (figures.cpuMsPerRequest ?? Number.NaN) + (figures.databaseCpuMsPerRequest ?? Number.NaN);
+}
+
 /** A side's rounds and the median and range of each of their figures. */
 export function summarise(name: string, rounds: Figures[]): AbSideResult {
   return {
@@ -66,7 +71,7 @@ export function summarise(name: string, rounds: Figures[]): AbSideResult {
     p50: spread(rounds.map((figures) => figures.p50)),
     p99: spread(rounds.map((figures) => figures.p99)),
     databaseCpuMsPerRequest: spread(rounds.map((figures) => figures.databaseCpuMsPerRequest ?? Number.NaN)),
-    totalCpuMsPerRequest: spread(rounds.map((figures) => (figures.cpuMsPerRequest ?? Number.NaN) + (figures.databaseCpuMsPerRequest ?? Number.NaN))),
+    totalCpuMsPerRequest: spread(rounds.map(totalCpuOf)),
     statements: rounds.every((figures) => figures.statements !== undefined)
       ? combineStatementCosts(rounds.map((figures) => ({ requests: figures.requests, statements: figures.statements ?? [] })))
       : undefined,
@@ -166,6 +171,8 @@ export interface RoundRatios extends Spread {
   rounds: number;
   /** Rounds the sides ran. */
   of: number;
+  /** Each round's ratio, in round order (NaN where either side has no figure). */
+  ratios: number[];
 }
 
 /**
@@ -179,7 +186,7 @@ export interface RoundRatios extends Spread {
 export function roundByRoundRatio(a: AbSideResult, b: AbSideResult, figure: (figures: Figures) => number | undefined): RoundRatios {
   if (a.rounds.length !== b.rounds.length) throw new Error(`${a.name} ran ${a.rounds.length} rounds and ${b.name} ${b.rounds.length}: no round-by-round ratio`);
   const ratios = a.rounds.map((round, index) => (figure(round) ?? Number.NaN) / (figure(b.rounds[index]!) ?? Number.NaN));
-  return { ...spread(ratios), rounds: ratios.filter(Number.isFinite).length, of: ratios.length };
+  return { ...spread(ratios), rounds: ratios.filter(Number.isFinite).length, of: ratios.length, ratios };
 }
 
 /**

@@ -12,8 +12,9 @@ import { startBare } from './bare.js';
 import { dutyRungs, type DutyRung } from './bare-duties.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import { preparedPostgresDatabase } from './dataset/prepare.js';
-import { maxExpressRatio, spreadText } from './express-floor.js';
+import { maxExpressRatio } from './express-floor.js';
 import type { Measure } from './figures.js';
+import { spreadText, times } from './format.js';
 import { describeMeasure, type Profile } from './profiles.js';
 import { abSidesTable } from './report.js';
 import { benchAccountId, getInvoiceScenario, searchScenarios, type SearchScenario } from './scenarios.js';
@@ -41,7 +42,6 @@ export const rungNames: Readonly<Record<DutyRung, string>> = {
 
 const expressName = 'express alone (same handler)';
 const serviceName = 'the service';
-const times = (value: number): string => `${value.toFixed(2)}x`;
 const milliseconds = (value: number): string => value.toFixed(3);
 
 /** The scenarios of the CPU target: getInvoice and the search of one client's invoices. */

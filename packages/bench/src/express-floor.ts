@@ -5,14 +5,13 @@
 // under. Reported as evidence beside the CPU target; it changes no verdict. The rounds are those of
 // hand-wired.ts, which measures these sides and the hand-wired peer together.
 import { overlaps, ratioSpread, type AbSideResult, type Spread } from './ab.js';
+import { spreadText, times } from './format.js';
 import { judgeRatio } from './ratio-target.js';
 import { abSidesTable, maxCpuRatio } from './report.js';
 import type { SectionTarget } from './sections.js';
 import { markdownTable, type Cell } from './table.js';
 
-const times = (value: number): string => `${value.toFixed(2)}x`;
 const percent = (value: number): string => `${Math.round(value * 100)}%`;
-export const spreadText = (value: Spread, format: (n: number) => string): string => `${format(value.median)} (${format(value.min)} to ${format(value.max)})`;
 
 /** A ratio to the bare handler's CPU per request, and what it takes of the target's budget. */
 function ratioRow(name: string, ratio: Spread): Cell[] {

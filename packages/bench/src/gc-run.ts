@@ -4,8 +4,8 @@
 // started with gc-observer.mjs preloaded, warmed, then watched over a fixed number of requests:
 // what it allocated, its young and full collections and their pauses, what its young collections
 // promoted, and where the objects that outlived a young collection were allocated. Sides alternate
-// over the rounds, the order rotated, as everywhere in the bench; allocation per request is nearly
-// exact, the pauses are CPU time and move with the machine.
+// over the rounds, the order rotated, as everywhere in the bench; the JS heap's allocation per
+// request is known to the byte, the pauses are CPU time and move with the machine.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { startBare } from './bare.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import type { RunningServer } from './child-process.js';
 import { preparedPostgresDatabase } from './dataset/prepare.js';
-import { spreadText } from './express-floor.js';
+import { spreadText } from './format.js';
 import { allocationSites, summariseGc, type GcFigures, type GcWindow } from './gc-stats.js';
 import { spread } from './ab.js';
 import type { Profile } from './profiles.js';
@@ -51,33 +51,29 @@ interface Watched {
 
 async function waitForFile(path: string, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
+  // gc-observer.mjs writes each file whole under another name, then renames it.
   while (!existsSync(path)) {
     if (performance.now() > deadline) throw new Error(`gc-observer.mjs wrote no ${path} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  // Written in one call; wait for the size to settle all the same.
-  let size = -1;
-  for (;;) {
-    const text = await readFile(path, 'utf8');
-    if (text.length === size) return;
-    size = text.length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Opens the observer's window on `server`, runs `load`, closes the window and reads it. */
-export async function watchCollections(
+export async function watchCollections<Load extends { requests: number }>(
   server: RunningServer,
   output: string,
-  load: () => Promise<{ requests: number }>,
-): Promise<{ window: GcWindow; requests: number }> {
+  load: () => Promise<Load>,
+): Promise<{ window: GcWindow; measured: Load }> {
+  await rm(output, { force: true });
+  await rm(`${output}.opened`, { force: true });
   server.process.kill('SIGUSR2');
-  // The signal is handled on the server's next turn: let it open the window before the load starts.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const { requests } = await load();
+  await waitForFile(`${output}.opened`, 10_000);
+  const measured = await load();
   server.process.kill('SIGUSR2');
   await waitForFile(output, 30_000);
-  return { window: JSON.parse(await readFile(output, 'utf8')) as GcWindow, requests };
+  const written = JSON.parse(await readFile(output, 'utf8')) as GcWindow | { error: string };
+  if ('error' in written) throw new Error(`gc-observer.mjs failed in the server: ${written.error}`);
+  return { window: written, measured };
 }
 
 const kib = (value: number): string => value.toFixed(1);
@@ -161,10 +157,13 @@ export async function runGc(options: GcRunOptions): Promise<string> {
         const server = await side.start({ GC_OBSERVER_OUTPUT: output });
         try {
           await scenarioOnce(server.url, token, scenario, profile.connections, { requests: profile.abWarmUpRequests });
-          const { window, requests } = await watchCollections(server, output, () =>
+          const { window, measured } = await watchCollections(server, output, () =>
             scenarioOnce(server.url, token, scenario, profile.connections, { requests: options.requests }),
           );
-          watched[index]!.push({ window, figures: summariseGc(window, requests) });
+          // A failed request is cheaper than an answered one: figures over failures would mislead.
+          if (measured.errors > 0)
+            throw new Error(`${side.name}: ${measured.errors} of ${measured.requests} requests failed, the first: ${measured.firstFailure ?? 'not described'}`);
+          watched[index]!.push({ window, figures: summariseGc(window, measured.requests) });
         } finally {
           await server.stop();
         }
@@ -192,8 +191,9 @@ export async function runGc(options: GcRunOptions): Promise<string> {
       '',
       `${options.rounds} rounds per side, the order rotated each round; each side a fresh process with gc-observer.mjs preloaded, warmed by ` +
         `${profile.abWarmUpRequests.toLocaleString('en-US')} requests, then watched over ${options.requests.toLocaleString('en-US')} at ${profile.connections} connections. ` +
-        "Median (range) over the rounds. Allocated: the heap's growth between collections and at the window's ends. Pauses: the collector's time on the " +
-        'main thread (node:v8 GCProfiler). Promoted: what young collections moved to the old generation, which only a full collection frees. ' +
+        "Median (range) over the rounds. Allocated: the JS heap's growth between collections and at the window's ends (Buffers' memory lies outside). " +
+        "Pauses: the collector's time on the main thread (node:v8 GCProfiler), the observer's heap sampler included, alike on every side. " +
+        'Promoted: what young collections moved to the old generation, which only a full collection frees. ' +
         'A young collection copies everything still alive, so its cost follows what survives, not what was allocated.',
       '',
       table,

@@ -3,6 +3,7 @@
 // allocated. Two processes that allocate the same per request can still differ in the collector's
 // cost by what survives: a young collection copies every live object, and promotes to the old
 // generation what survives twice, which only a full collection frees again.
+import { spread } from './ab.js';
 
 /** One heap space's figures, as node:v8's GCProfiler reports them. */
 interface HeapSpace {
@@ -40,7 +41,7 @@ export interface GcWindow {
 
 export interface GcFigures {
   requests: number;
-  /** Bytes the heap grew by between collections and at both ends of the window: what was allocated. */
+  /** Bytes the JS heap grew by between collections and at both ends of the window: what was allocated on it (Buffers' memory lies outside). */
   allocatedKiBPerRequest: number;
   youngCollections: number;
   fullCollections: number;
@@ -58,13 +59,6 @@ const youngSpaces = new Set(['new_space', 'new_large_object_space']);
 
 function spaceBytes(state: HeapState, young: boolean): number {
   return state.heapSpaceStatistics.filter((space) => youngSpaces.has(space.spaceName) === young).reduce((sum, space) => sum + space.spaceUsedSize, 0);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export function summariseGc(window: GcWindow, requests: number): GcFigures {
@@ -95,7 +89,7 @@ export function summariseGc(window: GcWindow, requests: number): GcFigures {
     youngPauseMicrosecondsPerRequest: youngPause / requests,
     fullPauseMicrosecondsPerRequest: fullPause / requests,
     promotedKiBPerRequest: perRequest(promoted),
-    medianYoungSurvivorsKiB: median(youngSurvivors) / 1024,
+    medianYoungSurvivorsKiB: spread(youngSurvivors).median / 1024,
   };
 }
 

@@ -6,13 +6,14 @@
 // reads the CPU time of PostgreSQL's backends and, where the server has pg_stat_statements, what every
 // statement cost (database-cpu.ts). The service keeps its Prometheus metrics here (METRICS_PORT), as
 // the peer keeps its prom-client histogram.
-import { describeProcesses, interleavedRounds, type AbSide, type AbSideResult, type Spread } from './ab.js';
+import { describeProcesses, interleavedRounds, ratioSpread, roundByRoundRatio, totalCpuOf, type AbSide, type AbSideResult, type Spread } from './ab.js';
 import { startBare } from './bare.js';
 import { benchInvoiceId } from './bench-invoice.js';
 import type { RunningServer } from './child-process.js';
 import { DatabaseCpuMeter, type StatementCost } from './database-cpu.js';
-import { expressFloorOf, spreadText, type FloorResult } from './express-floor.js';
+import { expressFloorOf, type FloorResult } from './express-floor.js';
 import { halfOf, type Figures } from './figures.js';
+import { spreadText, times } from './format.js';
 import { startPeer } from './peer.js';
 import { describeMeasure } from './profiles.js';
 import { judgeRatio, type RatioVerdict } from './ratio-target.js';
@@ -22,8 +23,6 @@ import { scenarioOnce } from './search-bench.js';
 import type { ReportSection, SectionContext, SectionTarget } from './sections.js';
 import { startService } from './service.js';
 import { markdownTable, type Cell } from './table.js';
-
-const times = (value: number): string => `${value.toFixed(2)}x`;
 
 /** The search of one client's invoices: the search scenario whose service CPU is closest to bare Node's floor. */
 const comparedSearch = 'client_id =';
@@ -112,7 +111,7 @@ async function roundsOf(
   return { scenario, bare, express, service, peer };
 }
 
-/** `a` / `b` as "median (range)"; "n/a" when either was not measured. */
+/** A ratio as "median (range)"; "n/a" when either side was not measured. */
 function ratioText(ratio: Spread): string {
   return Number.isFinite(ratio.median) ? spreadText(ratio, times) : 'n/a';
 }
@@ -121,7 +120,7 @@ function ratioText(ratio: Spread): string {
 const figureOf = {
   ownCpu: (figures: Figures) => figures.cpuMsPerRequest,
   databaseCpu: (figures: Figures) => figures.databaseCpuMsPerRequest,
-  totalCpu: (figures: Figures) => (figures.cpuMsPerRequest ?? Number.NaN) + (figures.databaseCpuMsPerRequest ?? Number.NaN),
+  totalCpu: totalCpuOf,
   throughput: (figures: Figures) => figures.requestsPerSecond,
 } as const;
 
@@ -149,10 +148,19 @@ function peerSectionPart(rounds: ScenarioRounds, measure: string, connections: n
   const { scenario, service, peer } = rounds;
   const cpuTarget = { bound: 'at most', limit: maxPeerCpuRatio } as const;
   const ownCpu = judgeRatio(service, peer, figureOf.ownCpu, cpuTarget);
-  const databaseCpu = judgeRatio(service, peer, figureOf.databaseCpu, cpuTarget);
+  // Reported, not a target: PostgreSQL's share of the total.
+  const databaseCpu = {
+    anyPairing: ratioSpread(service.databaseCpuMsPerRequest, peer.databaseCpuMsPerRequest),
+    byRound: roundByRoundRatio(service, peer, figureOf.databaseCpu),
+  };
   const totalCpu = judgeRatio(service, peer, figureOf.totalCpu, cpuTarget);
   const throughput = judgeRatio(service, peer, figureOf.throughput, { bound: 'at least', limit: minPeerThroughputRatio });
-  const row = (name: string, verdict: RatioVerdict, target: string): Cell[] => [name, ratioText(verdict.anyPairing), ratioText(verdict.byRound), target];
+  const row = (name: string, ratio: Pick<RatioVerdict, 'anyPairing' | 'byRound'>, target: string): Cell[] => [
+    name,
+    ratioText(ratio.anyPairing),
+    ratioText(ratio.byRound),
+    target,
+  ];
   const lines = [
     `### ${scenario.name}`,
     '',

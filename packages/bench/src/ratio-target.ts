@@ -5,6 +5,7 @@
 // round (the two sides of the same round, under a minute apart) and in how many rounds it held.
 import { ratioSpread, roundByRoundRatio, spread, type AbSideResult, type RoundRatios, type Spread } from './ab.js';
 import type { Figures } from './figures.js';
+import { spreadText, times } from './format.js';
 
 export interface RatioTarget {
   /** `a` / `b` at most `limit` (a cost), or at least `limit` (a throughput). */
@@ -23,8 +24,7 @@ export interface RatioVerdict {
   roundsMet: number;
 }
 
-const times = (value: number): string => `${value.toFixed(2)}x`;
-const spreadText = (value: Spread): string => `${times(value.median)} (${times(value.min)} to ${times(value.max)})`;
+const ratioText = (value: Spread): string => spreadText(value, times);
 
 function meets(ratio: number, target: RatioTarget): boolean {
   return target.bound === 'at most' ? ratio <= target.limit : ratio >= target.limit;
@@ -35,13 +35,12 @@ export function judgeRatio(a: AbSideResult, b: AbSideResult, figure: (figures: F
   const values = (side: AbSideResult): number[] => side.rounds.map((round) => figure(round) ?? Number.NaN);
   const anyPairing = ratioSpread(spread(values(a)), spread(values(b)));
   const byRound = roundByRoundRatio(a, b, figure);
-  const roundRatios = values(a).map((value, index) => value / values(b)[index]!);
-  const roundsMet = roundRatios.filter((ratio) => Number.isFinite(ratio) && meets(ratio, target)).length;
+  const roundsMet = byRound.ratios.filter((ratio) => Number.isFinite(ratio) && meets(ratio, target)).length;
   if (byRound.rounds === 0) return { met: undefined, measured: 'not measured', anyPairing, byRound, roundsMet };
   const strict = target.bound === 'at most' ? anyPairing.max : anyPairing.min;
   const missing = byRound.of - byRound.rounds;
   const measured =
-    `${spreadText(anyPairing)} over every pairing of rounds; round by round ${spreadText(byRound)}, ` +
+    `${ratioText(anyPairing)} over every pairing of rounds; round by round ${ratioText(byRound)}, ` +
     `${target.bound} ${times(target.limit)} in ${roundsMet} of ${byRound.of} rounds` +
     (missing > 0 ? ` (not judged: the figure is missing in ${missing} of them)` : '');
   return { met: missing > 0 ? undefined : meets(strict, target), measured, anyPairing, byRound, roundsMet };

@@ -123,6 +123,7 @@ describe('ratios between two sides', () => {
     expect(ratio.min).toBeCloseTo(1.0);
     expect(ratio.max).toBeCloseTo(3.0);
     expect([ratio.rounds, ratio.of]).toEqual([3, 3]);
+    expect(ratio.ratios.map((value) => Number(value.toFixed(6)))).toEqual([3, 1.2, 1]);
   });
 
   it('over every pairing allows the luckiest round of one side against the unluckiest of the other', () => {

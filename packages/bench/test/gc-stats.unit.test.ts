@@ -28,7 +28,7 @@ const emptyProfile = { head: { callFrame: { functionName: '(root)', url: '', lin
 
 describe('summariseGc', () => {
   // 40 MiB at the start (2 young, 38 old). Young collection: 16 young -> 2 young, 2 MiB promoted.
-  // Full collection: 60 old -> 30. Another young: 14 -> 1, 1 MiB promoted. 5 MiB more by the end.
+  // Full collection: 60 old -> 30. Another young: 14 -> 1, 1 MiB promoted. 10 MiB more by the end.
   const window: GcWindow = {
     usedAtStart: 40 * MiB,
     usedAtEnd: 42 * MiB,

@@ -5,9 +5,9 @@
 //   entries per query, so each pooled connection keeps one wrapper.
 // - Kysely calls pg's promise form of `client.query`. With that form every result's rows outlive
 //   the young-generation collections and are promoted to the old one, which only a full collection
-//   frees: measured in isolation at 33 KiB promoted per 50-row query and ten times the collector's
-//   pause, against nothing promoted with pg's callback form (why pg's promise form does it was not
-//   found). The wrapper sends every query through the callback form and makes the promise itself.
+//   frees; with pg's callback form they die young (why the promise form does it was not found; the
+//   figures are in the bench's RESULTS.md, "The collector's share of the search"). The wrapper sends
+//   every query through the callback form and makes the promise itself.
 // Statements are named here too where prepared-statements.ts gives them a name.
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
@@ -23,9 +23,9 @@ function kyselyClient(client: pg.PoolClient, names: StatementNames | undefined):
     const name = names?.nameOf(textOrCursor, values.length);
     const config: pg.QueryConfig = name === undefined ? { text: textOrCursor, values } : { name, text: textOrCursor, values };
     return new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
-      client.query(config, (error: Error | null, result: pg.QueryResult) => {
-        if (error === null) resolve(result as PostgresQueryResult<unknown>);
-        else reject(error);
+      client.query(config, (error: Error | null | undefined, result: pg.QueryResult) => {
+        if (error) reject(error);
+        else resolve(result as PostgresQueryResult<unknown>);
       });
     });
   }) as KyselyQuery;
