@@ -79,30 +79,19 @@ export async function watchCollections<Load extends { requests: number }>(
 const kib = (value: number): string => value.toFixed(1);
 const micro = (value: number): string => value.toFixed(1);
 
+/** The table's figures, each with how it is written. */
+const columns: ReadonlyArray<readonly [(figures: GcFigures) => number, (value: number) => string]> = [
+  [(figures) => figures.allocatedKiBPerRequest, kib],
+  [(figures) => figures.youngPauseMicrosecondsPerRequest, micro],
+  [(figures) => figures.fullPauseMicrosecondsPerRequest, micro],
+  [(figures) => figures.promotedKiBPerRequest, kib],
+  [(figures) => figures.medianYoungSurvivorsKiB, (value) => value.toFixed(0)],
+];
+
 function sideRow(name: string, rounds: readonly GcFigures[]): Cell[] {
-  const of = (figure: (figures: GcFigures) => number) => spread(rounds.map(figure));
   return [
     name,
-    spreadText(
-      of((figures) => figures.allocatedKiBPerRequest),
-      kib,
-    ),
-    spreadText(
-      of((figures) => figures.youngPauseMicrosecondsPerRequest),
-      micro,
-    ),
-    spreadText(
-      of((figures) => figures.fullPauseMicrosecondsPerRequest),
-      micro,
-    ),
-    spreadText(
-      of((figures) => figures.promotedKiBPerRequest),
-      kib,
-    ),
-    spreadText(
-      of((figures) => figures.medianYoungSurvivorsKiB),
-      (value) => value.toFixed(0),
-    ),
+    ...columns.map(([figure, format]) => spreadText(spread(rounds.map(figure)), format)),
     rounds.map((figures) => `${figures.youngCollections}/${figures.fullCollections}`).join(', '),
   ];
 }
